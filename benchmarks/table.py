@@ -1,0 +1,256 @@
+"""Benchmark of the table controller on rendered matches, with the real recogniser.
+
+For each match: render it (controller.simulator), encode it to mp4 and decode it again (as a
+camera file would arrive), referee it with `Table` + `vision.recognizer.Recognizer`, and
+compare with the true record. Prints the share scored exactly, fouls flagged / false fouls,
+verdict latency (video time from the table settling to the verdict, queued as if frames
+arrived live at the video's rate) and whether processing keeps up with the frame rate.
+
+    python3 benchmarks/table.py                      # 20 matches, 1 round each, 30 fps
+    python3 benchmarks/table.py --matches 4 --rounds 1 --fps 15 --json
+    python3 benchmarks/table.py --labels             # exact labels instead of the recogniser
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace as NS
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# Variants x player counts the benchmark cycles through (ERAM is 2 players only, R V6).
+SETUPS = [
+    ("classic", 2),
+    ("egyptian", 4),
+    ("lebanese", 2),
+    ("yemeni", 4),
+    ("jordanian", 2),
+    ("eram", 2),
+    ("classic", 4),
+    ("jordanian", 4),
+    ("egyptian", 2),
+    ("yemeni", 2),
+]
+
+
+class LabelReader:
+    """Exact labels of the current frame (diagnostic: separates the controller from vision)."""
+
+    def __init__(self, geometry, size, margin) -> None:
+        w, h = size
+        x1, y1, _, _ = geometry.floor_box(w, h)
+        self.ox, self.oy = max(0, x1 - int(w * margin)), max(0, y1 - int(h * margin))
+        self.labels: list = []
+
+    def observe(self, image, t):
+        off = (self.ox, self.oy, self.ox, self.oy)
+        cards = [
+            NS(
+                code=lab.code,
+                confidence=0.97,
+                box=[b - o for b, o in zip(lab.box, off, strict=True)],
+            )
+            for lab in self.labels
+        ]
+        return NS(t=t, cards=cards)
+
+
+def run_match(i: int, args, recognizer, tmp: Path) -> dict:
+    import cv2
+
+    from controller.simulator import simulate
+    from controller.table import Table
+    from engine.record import score_record
+
+    variant, players = SETUPS[i % len(SETUPS)]
+    seed = args.seed + i
+    video = simulate(
+        variant, players, seed, rounds=args.rounds, fouls=args.fouls, fps=args.fps,
+        misdeal=(i % 3 == 0), deck=args.deck,
+    )  # fmt: skip
+    t0 = time.perf_counter()
+    labels_by_frame = []
+    path = tmp / f"m{i}.mp4"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), args.fps, video.size)
+    for _t, frame, labels in video.frames(with_labels=True):
+        writer.write(frame)
+        if args.labels:
+            labels_by_frame.append(labels)
+    writer.release()
+    render_s = time.perf_counter() - t0
+    tracker_reader = None
+    if args.labels:
+        from controller.tracker import TrackerConfig
+
+        tracker_reader = LabelReader(video.geometry, video.size, TrackerConfig().crop_margin)
+    events: list = []
+    table = Table(
+        variant, players, video.game.rounds[0].dealer, geometry=video.geometry,
+        recognizer=tracker_reader or recognizer, subscribers=[events.append],
+    )  # fmt: skip
+    cap = cv2.VideoCapture(str(path))
+    dt = 1.0 / args.fps
+    done_at = 0.0  # when the (simulated live) processing queue finishes each frame
+    finish_of_event: dict[int, float] = {}
+    proc: list[float] = []
+    k = 0
+    while True:
+        a = time.perf_counter()
+        ok, frame = cap.read()
+        if not ok:
+            break
+        if tracker_reader is not None:
+            tracker_reader.labels = labels_by_frame[k] if k < len(labels_by_frame) else []
+        before = len(events)
+        table.feed_frame(frame, k * dt)
+        took = time.perf_counter() - a
+        proc.append(took)
+        arrival = k * dt
+        done_at = max(arrival, done_at) + took
+        for e in events[before:]:
+            finish_of_event[e.id] = done_at
+        k += 1
+    cap.release()
+    path.unlink(missing_ok=True)
+    truth = score_record(video.game.record)
+    result = table.result()
+    exact = result["rounds"] == truth["rounds"] and result["totals"] == truth["totals"]
+    injected = {(f["round"], f["play"], f["card"], f["kind"]) for f in video.game.fouls}
+    flagged = {(f["round"], f["play"], f["card"], f["kind"]) for f in result["fouls"]}
+    marks = {}
+    for m in video.marks():
+        if m["kind"] in ("landed", "shown"):
+            marks[(m["round"], m["play"])] = m["t"]
+    lat_video, lat_live, lat_fouls = [], [], []
+    for e in events:
+        if e.type not in ("turn", "foul"):
+            continue
+        key = (e.data.get("round"), e.data.get("play"))
+        if key not in marks:
+            continue
+        lv = e.t - marks[key]
+        ll = finish_of_event[e.id] - marks[key]
+        if e.type == "foul":
+            lat_fouls.append(ll)
+        else:
+            lat_video.append(lv)
+            lat_live.append(ll)
+    duration = k * dt
+    return {
+        "match": i,
+        "variant": variant,
+        "players": players,
+        "seed": seed,
+        "rounds": len(video.game.rounds),
+        "exact": exact,
+        "totals": result["totals"],
+        "true_totals": truth["totals"],
+        "fouls_injected": len(injected),
+        "fouls_flagged": len(injected & flagged),
+        "false_fouls": sorted(flagged - injected),
+        "prompts": [e.data.get("kind") for e in events if e.type == "prompt"],
+        "turns": sum(1 for e in events if e.type in ("turn", "foul")),
+        "latency_video": lat_video,
+        "latency_live": lat_live,
+        "latency_fouls": lat_fouls,
+        "frames": k,
+        "video_s": duration,
+        "process_s": sum(proc),
+        "frame_p95_ms": _pct(proc, 95) * 1000,
+        "reads": table.tracker.reads_done,
+        "render_s": render_s,
+        "errors": table.state.errors,
+    }
+
+
+def _pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=1, help="rounds rendered per match")
+    ap.add_argument("--fouls", type=int, default=1, help="fouls injected per match")
+    ap.add_argument("--fps", type=int, default=30, choices=(15, 30))
+    ap.add_argument("--seed", type=int, default=100)
+    ap.add_argument("--deck", default="bellot-lgpl21", help="card design (held out in training)")
+    ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    recognizer = None
+    if not args.labels:
+        from vision.recognizer import Recognizer
+
+        recognizer = Recognizer()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="basra-bench-") as tmp:
+        for i in range(args.matches):
+            row = run_match(i, args, recognizer, Path(tmp))
+            rows.append(row)
+            if not args.json:
+                print(
+                    f"match {i:2d} {row['variant']:9s} {row['players']}p: "
+                    f"{'exact' if row['exact'] else 'WRONG'} {row['totals']} "
+                    f"(true {row['true_totals']}), fouls {row['fouls_flagged']}/"
+                    f"{row['fouls_injected']}, false {len(row['false_fouls'])}, "
+                    f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video",
+                    flush=True,
+                )
+    lat = [x for r in rows for x in r["latency_live"]]
+    latv = [x for r in rows for x in r["latency_video"]]
+    latf = [x for r in rows for x in r["latency_fouls"]]
+    video_s = sum(r["video_s"] for r in rows)
+    process_s = sum(r["process_s"] for r in rows)
+    summary = {
+        "reader": "exact labels" if args.labels else "vision.recognizer.Recognizer",
+        "matches": len(rows),
+        "rounds_per_match": args.rounds,
+        "fps": args.fps,
+        "deck": args.deck,
+        "scored_exactly": sum(r["exact"] for r in rows),
+        "share_exact": round(sum(r["exact"] for r in rows) / max(1, len(rows)), 3),
+        "fouls_injected": sum(r["fouls_injected"] for r in rows),
+        "fouls_flagged": sum(r["fouls_flagged"] for r in rows),
+        "false_fouls": sum(len(r["false_fouls"]) for r in rows),
+        "prompts": sum(len(r["prompts"]) for r in rows),
+        "turns": sum(r["turns"] for r in rows),
+        "latency_ms": {
+            "median": round(statistics.median(lat) * 1000) if lat else None,
+            "p95": round(_pct(lat, 95) * 1000) if lat else None,
+            "video_only_median": round(statistics.median(latv) * 1000) if latv else None,
+            "video_only_p95": round(_pct(latv, 95) * 1000) if latv else None,
+            "fouls_median": round(statistics.median(latf) * 1000) if latf else None,
+        },
+        "video_seconds": round(video_s, 1),
+        "processing_seconds": round(process_s, 1),
+        "realtime_factor": round(process_s / video_s, 3) if video_s else None,
+        "keeps_up": bool(video_s and process_s < video_s),
+        "frame_ms_p95": round(_pct([r["frame_p95_ms"] for r in rows], 95), 1),
+        "reads_per_video_second": round(sum(r["reads"] for r in rows) / max(video_s, 1e-9), 2),
+        "wrong": [
+            {k: r[k] for k in ("match", "variant", "players", "seed", "totals", "true_totals")}
+            for r in rows
+            if not r["exact"]
+        ],
+        "false_foul_list": [(r["match"], f) for r in rows for f in r["false_fouls"]],
+    }
+    if args.json:
+        print(json.dumps(summary))
+        return
+    print(json.dumps(summary, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,179 @@
+"""`basra-table recognize`, `eval` and `train`: the card recogniser's command-line face.
+
+Heavy imports (onnxruntime, ultralytics) happen inside the commands, never at registration.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from controller.errors import UserError
+
+
+def _recognizer(models: Path | None, det_size: int, min_confidence: float | None):
+    from vision.recognizer import ModelMissingError, Recognizer
+
+    if det_size < 64 or det_size > 2048:
+        raise UserError(f"--det-size must be between 64 and 2048, got {det_size}")
+    if min_confidence is not None and not 0 <= min_confidence <= 1:
+        raise UserError(f"--min-confidence must be between 0 and 1, got {min_confidence}")
+    try:
+        return Recognizer(models, det_size=det_size, min_confidence=min_confidence)
+    except ModelMissingError as exc:
+        raise UserError(str(exc)) from None
+
+
+def recognize(
+    images: list[Path] = typer.Argument(..., help="Image files to read (JPEG, PNG …)."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one object per image."),
+    out: Path | None = typer.Option(None, "--out", help="Write annotated images into this folder."),
+    models: Path | None = typer.Option(None, "--models", help="Folder with the ONNX models."),
+    det_size: int = typer.Option(640, "--det-size", help="Detector input, long side in px."),
+    min_confidence: float | None = typer.Option(
+        None, "--min-confidence", help="Report cards at or above this confidence."
+    ),
+) -> None:
+    """Recognise the cards in each image: code, confidence, box and outline."""
+    import cv2
+
+    rec = _recognizer(models, det_size, min_confidence)
+    if out is not None:
+        if out.exists() and not out.is_dir():
+            raise UserError(f"--out {out} exists and is not a folder")
+        out.mkdir(parents=True, exist_ok=True)
+    results, failed = [], 0
+    for path in images:
+        img = cv2.imread(str(path)) if path.is_file() else None
+        if img is None:
+            why = "no such file" if not path.exists() else "not a readable image"
+            print(f"error: cannot read image {path}: {why}", file=sys.stderr)
+            failed += 1
+            continue
+        cards = rec.recognize(img)
+        results.append({"image": str(path), "cards": [c.to_dict() for c in cards]})
+        if out is not None:
+            cv2.imwrite(str(out / f"{path.stem}.annotated.png"), annotate(img, cards))
+        if not as_json:
+            found = " ".join(f"{c.code}({c.confidence:.2f})" for c in cards) or "no cards"
+            print(f"{path}: {found}")
+    if as_json:
+        print(json.dumps(results, indent=1))
+    if failed:
+        raise typer.Exit(2)
+
+
+def annotate(img, cards):
+    """A copy of the image with each card's outline and code drawn on it."""
+    import cv2
+    import numpy as np
+
+    vis = img.copy()
+    for c in cards:
+        q = np.array(c.quad, np.int32)
+        cv2.polylines(vis, [q], True, (0, 220, 0), 2)
+        x, y = int(c.box[0]), max(14, int(c.box[1]) - 4)
+        label = f"{c.code} {c.confidence:.2f}"
+        cv2.putText(vis, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4)
+        cv2.putText(vis, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 255, 255), 1)
+    return vis
+
+
+def evaluate(
+    dataset: Path = typer.Argument(..., help="A YOLO (images/+labels/) or Pascal VOC folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+    models: Path | None = typer.Option(None, "--models", help="Folder with the ONNX models."),
+    det_size: int = typer.Option(640, "--det-size", help="Detector input, long side in px."),
+    limit: int = typer.Option(0, "--limit", help="Evaluate at most this many images (0: all)."),
+    min_confidence: float | None = typer.Option(None, "--min-confidence"),
+) -> None:
+    """Card-set precision/recall/F1 per image and per class, worst confusions, frames/s."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from vision.evaluate import DatasetError, load_dataset
+    from vision.evaluate import evaluate as run_eval
+
+    if limit < 0:
+        raise UserError(f"--limit must be 0 or more, got {limit}")
+    try:
+        samples = load_dataset(dataset)
+    except DatasetError as exc:
+        raise UserError(str(exc)) from None
+    if limit:
+        samples = samples[:limit]
+    rec = _recognizer(models, det_size, min_confidence)
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"eval {dataset}", total=len(samples))
+        report = run_eval(rec, samples, lambda k: progress.update(task, completed=k))
+    report["dataset"] = str(dataset)
+    if as_json:
+        print(json.dumps(report, indent=1))
+        return
+    print(
+        f"{dataset}: {report['images']} images  precision {report['precision']:.4f}  "
+        f"recall {report['recall']:.4f}  F1 {report['f1']:.4f}  "
+        f"exact {report['exact_images']}/{report['images']}  {report['fps']:.1f} frames/s"
+    )
+    if "localisation_recall" in report:
+        print(f"localisation recall (whole-card boxes): {report['localisation_recall']:.4f}")
+    print("worst classes:")
+    for w in report["worst_classes"]:
+        conf = ", ".join(f"{k}×{v}" for k, v in w["confused_with"].items()) or "-"
+        print(
+            f"  {w['class']:>3}  F1 {w['f1']:.3f}  tp {w['tp']} fp {w['fp']} fn {w['fn']}  "
+            f"missed as: {conf}"
+        )
+
+
+def train(
+    smoke: bool = typer.Option(False, "--smoke", help="A tiny run: few images, one epoch."),
+    work: Path | None = typer.Option(None, "--work", help="Scratch folder (default runs/train)."),
+    out: Path | None = typer.Option(
+        None, "--out", help="Where the ONNX models go (default models/)."
+    ),
+    det_epochs: int | None = typer.Option(None, "--det-epochs", min=1),
+    cls_epochs: int | None = typer.Option(None, "--cls-epochs", min=1),
+    det_images: int | None = typer.Option(None, "--det-images", min=4),
+    threads: int | None = typer.Option(None, "--threads", min=1),
+    stages: str = typer.Option("data,det,cls,export", "--stages", help="Comma-separated stages."),
+) -> None:
+    """Reproduce the shipped models end to end (needs the `train` extra)."""
+    try:
+        import ultralytics  # noqa: F401
+    except ImportError:
+        raise UserError(
+            "training needs the train extra (pip install -e '.[train]' in its own environment, "
+            "e.g. /tmp/basra-train-venv); this Python lacks ultralytics"
+        ) from None
+    from vision.train import MODELS, REPO, TrainConfig, run
+
+    chosen = tuple(s.strip() for s in stages.split(",") if s.strip())
+    bad = [s for s in chosen if s not in ("data", "det", "cls", "export")]
+    if bad or not chosen:
+        raise UserError(
+            f"--stages: unknown stage {bad[0] if bad else '(none)'}; use data,det,cls,export"
+        )
+    work = work or REPO / "runs" / ("smoke" if smoke else "train")
+    out = out or (work / "models" if smoke else MODELS)
+    cfg = TrainConfig.smoke(work, out) if smoke else TrainConfig(work=work, out=out)
+    for name, value in (
+        ("det_epochs", det_epochs),
+        ("cls_epochs", cls_epochs),
+        ("det_images", det_images),
+        ("threads", threads),
+    ):
+        if value is not None:
+            setattr(cfg, name, value)
+    cfg.stages = chosen
+    summary = run(cfg)
+    print(json.dumps({"out": str(out), "seconds": summary["seconds"]}))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("recognize")(recognize)
+    app.command("eval")(evaluate)
+    app.command("train")(train)

@@ -1,0 +1,419 @@
+"""The live table: frames in, refereed events out, published to the scoreboard and subscribers.
+
+`Table` wires the floor tracker (motion, recognition), the turn tracker and the engine's
+referee; every verdict, prompt and score change becomes an `Event` folded by `TableState`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from controller import events as ev
+from controller.errors import UserError
+from controller.events import Event
+from controller.table_geometry import TableGeometry
+from controller.table_state import PENDING, UNREADABLE, TableState, replay
+from controller.tracker import FloorTracker, TrackerConfig
+from controller.turns import (
+    MisdealPrompt,
+    ObservedTurn,
+    RoundStart,
+    ShowCancelled,
+    ShowCardPrompt,
+    Snapshot,
+    TurnTracker,
+    UnreadablePrompt,
+)
+
+Subscriber = Callable[[Event], None]
+
+
+@dataclass
+class Latency:
+    """When a turn's outcome settled on the table (video time) and when its verdict came."""
+
+    card: str | None
+    t_landed: float
+    t_verdict: float
+
+    @property
+    def seconds(self) -> float:
+        return self.t_verdict - self.t_landed
+
+
+def _sorted(cards: Iterable[str]) -> list[str]:
+    from engine.cards import sort_cards
+
+    return list(sort_cards(cards))
+
+
+class Table:
+    """One physical table refereeing one match.
+
+    Table(variant, players, dealer) starts a new match (event `match_started`);
+    Table(..., events=[...]) resumes from stored events, continuing ids and state exactly.
+    `recognizer` is anything with `observe(image, t)`; `bridge` is a ScoreboardBridge.
+    """
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        players: int = 2,
+        dealer: int = 0,
+        *,
+        match_id: str | None = None,
+        geometry: TableGeometry | None = None,
+        recognizer: Any = None,
+        bridge: Any = None,
+        events: Iterable[Event] | None = None,
+        subscribers: Iterable[Subscriber] = (),
+        tracker_config: TrackerConfig | None = None,
+    ) -> None:
+        from engine.rules import RulesError, get_ruleset
+
+        try:
+            rules = get_ruleset(variant)
+            rules.check_players(players)
+        except RulesError as exc:
+            raise UserError(str(exc)) from None
+        if not 0 <= dealer < players:
+            raise UserError(f"dealer must be a seat from 0 to {players - 1}, not {dealer}")
+        self.rules = rules
+        self.geometry = geometry or TableGeometry.default(players)
+        self.bridge = bridge
+        self._subscribers: list[Subscriber] = list(subscribers)
+        recognize = recognizer.observe if recognizer is not None else None
+        self.tracker = FloorTracker(self.geometry, recognize, tracker_config or TrackerConfig())
+        self.turns = TurnTracker(self._can_capture, self._bad_initial)
+        self.latencies: list[Latency] = []
+        self._show_prompt: int | None = None
+        self._misdeal_prompt: int | None = None
+        past = list(events or [])
+        if past:
+            self.state = replay(past)
+            if not self.state.started:
+                raise UserError("the stored events hold no match_started")
+            self.match_id = self.state.match_id
+            self._resume()
+        else:
+            self.state = TableState()
+            self.match_id = match_id or uuid.uuid4().hex[:12]
+            self._emit(
+                ev.MATCH_STARTED,
+                {"variant": rules.name, "players": players, "dealer": dealer},
+                0.0,
+            )
+            self.turns.expect_deal(require_empty=False)
+        self._show_display()
+
+    # ---- subscribers and publishing --------------------------------------------------------
+    def subscribe(self, fn: Subscriber) -> None:
+        """Call `fn(event)` for every new event (the store, the dashboard's WebSocket...)."""
+        self._subscribers.append(fn)
+
+    def _emit(self, type_: str, data: dict[str, Any], t: float) -> Event:
+        e = Event(self.state.last_event_id + 1, self.match_id, type_, float(t), data)
+        self.state.apply(e)  # the live state is the fold over the events: replay agrees
+        for fn in self._subscribers:
+            fn(e)
+        return e
+
+    def _show_display(self) -> None:
+        if self.bridge is None:
+            return
+        from firmware_bridge.bridge import DisplayState
+
+        totals = self.state.live_totals
+        seat = self.state.to_play
+        turn = None if seat is None else self._side(seat)
+        # The board has two ends: with 3 players (Lebanese) it shows seats 0 and 1.
+        self.bridge.show(
+            DisplayState(left=totals[0], right=totals[1], turn=turn if turn in (0, 1) else None)
+        )
+
+    def _announce(self, side: int | None, word: str) -> None:
+        if self.bridge is not None:
+            self.bridge.announce(side=side if side in (0, 1) else None, word=word)
+
+    def _side(self, seat: int) -> int:
+        return seat % 2 if self.state.players == 4 else seat
+
+    # ---- input --------------------------------------------------------------------------------
+    def feed_frame(self, frame: np.ndarray, t: float) -> list[Event]:
+        """One camera frame at time `t` (seconds); returns the events it caused."""
+        snap = self.tracker.feed(frame, t)
+        return self.feed_snapshot(snap) if snap is not None else []
+
+    def feed_observation(self, obs: Any, size: tuple[int, int] = (1280, 720)) -> list[Event]:
+        """One recogniser observation of a still table (accumulated until settled)."""
+        snap = self.tracker.feed_observation(obs, size)
+        return self.feed_snapshot(snap) if snap is not None else []
+
+    def feed_snapshot(self, snap: Snapshot) -> list[Event]:
+        """One settled floor snapshot; returns the events it caused."""
+        if self.state.phase == "finished":
+            return []
+        out: list[Event] = []
+        for intent in self.turns.step(snap):
+            out += self._handle(intent)
+        return out
+
+    # ---- referee decisions ------------------------------------------------------------------
+    def referee(
+        self, action: str, target: int | None = None, payload: dict | None = None, t: float = 0.0
+    ) -> Event:
+        """Record a referee decision (R7) and recompute the state from the log."""
+        data = {"action": action, "target": target, "payload": dict(payload or {})}
+        before = self.state.floor
+        # Try the decision on a copy first: a request the fold cannot apply changes nothing.
+        probe = self.state.copy()
+        errors = len(probe.errors)
+        t = t or self.state.last_t
+        probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, t, data))
+        if len(probe.errors) > errors:
+            raise UserError(probe.errors[-1])
+        e = self._emit(ev.REFEREE, data, t)
+        if self.state.phase == "playing" and (
+            self.state.floor != before or self._show_prompt is not None
+        ):
+            self.turns.set_floor(self.state.floor)
+            self._show_prompt = None
+        self._show_display()
+        return e
+
+    # ---- intents -> events ----------------------------------------------------------------
+    def _handle(self, intent: Any) -> list[Event]:
+        if isinstance(intent, RoundStart):
+            return self._round_start(intent)
+        if isinstance(intent, MisdealPrompt):
+            names = " ".join(intent.cards)
+            e = self._emit(
+                ev.PROMPT,
+                {
+                    "kind": "misdeal_fix",
+                    "text": f"return {names} to the deck, deal a replacement",
+                    "seat": self._next_dealer(),
+                    "cards": list(intent.cards),
+                },
+                intent.t,
+            )
+            self._misdeal_prompt = e.id
+            self._announce(None, "7d" if intent.cards == ("7D",) else "UAit")
+            return [e]
+        if isinstance(intent, ShowCardPrompt):
+            seat = self.state.to_play
+            e = self._emit(
+                ev.PROMPT,
+                {
+                    "kind": "show_card",
+                    "text": "show the card you played",
+                    "seat": seat,
+                    "floor_before": _sorted(intent.floor_before),
+                    "floor_after": _sorted(intent.floor_after),
+                },
+                intent.t,
+            )
+            self._show_prompt = e.id
+            self._announce(None if seat is None else self._side(seat), "UAit")
+            return [e]
+        if isinstance(intent, ShowCancelled):
+            closes, self._show_prompt = self._show_prompt, None
+            data = {"kind": "cleared", "text": "the floor is as before: no turn", "seat": None}
+            return [self._emit(ev.PROMPT, {**data, "closes": closes}, intent.t)]
+        if isinstance(intent, UnreadablePrompt):
+            extra = _sorted(intent.seen - intent.floor_before)
+            gone = _sorted(intent.floor_before - intent.seen)
+            text = "check the floor:"
+            if extra:
+                text += " unexpected " + " ".join(extra)
+            if gone:
+                text += " missing " + " ".join(gone)
+            return [
+                self._emit(
+                    ev.PROMPT,
+                    {"kind": "unreadable", "text": text, "seat": self.state.to_play},
+                    intent.t,
+                )
+            ]
+        if isinstance(intent, ObservedTurn):
+            return self._turn(intent)
+        raise TypeError(f"unknown intent {intent!r}")
+
+    def _next_dealer(self) -> int:
+        m = self.state.match
+        return int(getattr(m, "dealer", 0))
+
+    def _round_start(self, intent: RoundStart) -> list[Event]:
+        out = []
+        data: dict[str, Any] = {
+            "round": len(self.state.rounds),
+            "dealer": self._next_dealer(),
+            "floor": _sorted(intent.floor),
+        }
+        if self._misdeal_prompt is not None:
+            data["closes"] = self._misdeal_prompt
+            self._misdeal_prompt = None
+        if intent.misdeal:
+            data["misdeal"] = list(intent.misdeal)  # R1.3 not done: the referee is told
+        out.append(self._emit(ev.ROUND_STARTED, data, intent.t))
+        if intent.misdeal:
+            out.append(
+                self._emit(
+                    ev.PROMPT,
+                    {
+                        "kind": "misdeal",
+                        "text": "misdeal: " + " ".join(intent.misdeal) + " stayed on the floor",
+                        "seat": data["dealer"],
+                    },
+                    intent.t,
+                )
+            )
+            self._announce(None, "FOUL")
+        self._show_display()
+        return out
+
+    def _turn(self, obs: ObservedTurn) -> list[Event]:
+        from engine.referee import JudgeError, judge
+
+        st = self.state
+        m = st.match
+        seat = m.to_play
+        before, after = _sorted(obs.floor_before), _sorted(obs.floor_after)
+        data: dict[str, Any] = {
+            "round": st.current_round.index,
+            "play": len(st.current_round.live_turns()),
+            "seat": seat,
+            "card": obs.card,
+            "floor_before": before,
+            "floor_after": after,
+            "t_landed": obs.t_landed,
+        }
+        if obs.shown and self._show_prompt is not None:
+            data["prompt"] = self._show_prompt
+            self._show_prompt = None
+        kind = ev.TURN
+        if obs.card is not None and obs.card in self._gone_this_round():
+            data.update(
+                verdict="foul",
+                foul="duplicate_card",
+                takes=[],
+                basra=False,
+                basra_points=0,
+                legal=[],
+                status=PENDING,
+            )
+            kind = ev.FOUL
+        else:
+            try:
+                v = judge(self.rules, before, obs.card, after, tuple(m.history))
+                data.update(v.to_dict())
+                if v.verdict == "foul":
+                    kind = ev.FOUL
+                    data["status"] = PENDING
+            except JudgeError as exc:
+                data.update(
+                    verdict=UNREADABLE,
+                    foul=UNREADABLE,
+                    takes=[],
+                    basra=False,
+                    basra_points=0,
+                    legal=[],
+                    status=PENDING,
+                    reason=str(exc),
+                )
+                kind = ev.FOUL
+        out = [self._emit(kind, data, obs.t)]
+        self.latencies.append(Latency(obs.card, obs.t_landed, obs.t))
+        side = self._side(seat)
+        if kind == ev.FOUL:
+            self._announce(side, "FOUL")
+        elif data.get("basra"):
+            self._announce(side, "bAsrA")  # R3.4: shown the moment it is scored
+        if data.get("basra"):
+            out.append(self._score_event(obs.t))
+        if m.round_over:
+            out += self._end_round(obs.t)
+        self._show_display()
+        return out
+
+    def _gone_this_round(self) -> set[str]:
+        """Cards played or captured earlier this round: one deck, they cannot come back."""
+        gone: set[str] = set()
+        rnd = self.state.current_round
+        for tr in rnd.live_turns() if rnd else []:
+            if tr.card:
+                gone.add(tr.card)
+            gone |= set(tr.floor_before) - set(tr.floor_after)
+        return gone - set(self.state.floor)
+
+    def _score_event(self, t: float) -> Event:
+        st = self.state
+        return self._emit(
+            ev.SCORE,
+            {
+                "totals": st.live_totals,  # R3.4: a basra shows the moment it is scored
+                "match_totals": st.totals,
+                "rounds": st.score()["rounds"],
+                "round": st.current_round.index,
+            },
+            t,
+        )
+
+    def _end_round(self, t: float) -> list[Event]:
+        probe = self.state.match.copy()
+        score = probe.end_round()
+        from controller.table_state import _round_score_dict
+
+        out = [
+            self._emit(
+                ev.ROUND_ENDED,
+                {"round": self.state.current_round.index, **_round_score_dict(score)},
+                t,
+            )
+        ]
+        out.append(self._score_event(t))
+        m = self.state.match
+        if m.finished:
+            out.append(self._emit(ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}, t))
+        else:
+            self.turns.expect_deal(require_empty=True)
+        return out
+
+    def _resume(self) -> None:
+        phase = self.state.phase
+        if phase == "playing":
+            self.turns.set_floor(self.state.floor)
+        elif phase == "dealing":
+            self.turns.expect_deal(require_empty=bool(self.state.rounds))
+
+    # ---- rules helpers for the turn tracker -------------------------------------------------
+    def _can_capture(self, floor: frozenset[str], card: str) -> bool:
+        from engine.captures import plans
+
+        try:
+            return bool(
+                plans(
+                    self.rules, tuple(floor), card, tuple(self.state.match.history), limit=1
+                ).plans
+            )
+        except ValueError:
+            return True  # let the judge explain it
+
+    def _bad_initial(self, card: str) -> bool:
+        """R1.3: a J on the initial floor, or the 7D unless the variant keeps it (Lebanese)."""
+        return card[0] == "J" or (card == "7D" and self.rules.floor_returns_7d)
+
+    # ---- results ----------------------------------------------------------------------------
+    def result(self) -> dict[str, Any]:
+        """The `score --json` shape plus `fouls` (DESIGN.md, `run --json`)."""
+        out = self.state.score()
+        out["fouls"] = [
+            {"round": f["round"], "play": f["play"], "card": f["card"], "kind": f["kind"]}
+            for f in self.state.fouls()
+        ]
+        return out

@@ -1,0 +1,555 @@
+"""The fold over a table's event log: `replay(events) -> TableState`.
+
+The live table and any replay of its stored events go through `TableState.apply`, so both
+reach the same state; referee decisions (confirm, correct, accept/reject a foul, undo) are
+applied here and the score is recomputed by the engine from the resulting turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from controller import events as ev
+from controller.events import Event
+
+# Turn statuses. A legal turn is `ok`; a foul or unreadable turn starts `pending` (R7: it
+# never silently changes the score) and becomes `accepted` or `rejected` by the referee;
+# an undone turn no longer counts.
+OK = "ok"
+PENDING = "pending"
+ACCEPTED = "accepted"
+REJECTED = "rejected"
+UNDONE = "undone"
+
+UNREADABLE = "unreadable"
+REFEREE_ACTIONS = ("confirm", "correct", "accept_foul", "reject_foul", "undo")
+
+
+class ReplayError(ValueError):
+    """An event log that cannot be folded (ids out of order, a turn before the match...)."""
+
+
+@dataclass
+class TurnRecord:
+    """One turn as the camera saw it and the engine judged it (and the referee decided)."""
+
+    event_id: int
+    round: int
+    seat: int
+    card: str | None
+    verdict: str  # capture | trail | sweep | foul | unreadable
+    foul: str | None  # missed_capture | wrong_capture | misdeal | unreadable | None
+    takes: tuple[str, ...]
+    basra: bool
+    basra_points: int
+    legal: tuple[tuple[str, ...], ...]
+    floor_before: tuple[str, ...]
+    floor_after: tuple[str, ...]
+    status: str = OK
+    t: float = 0.0
+    decided_by: int | None = None  # the referee event that decided it
+
+    @property
+    def is_foul(self) -> bool:
+        return self.verdict in ("foul", UNREADABLE)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["takes"] = list(self.takes)
+        d["legal"] = [list(x) for x in self.legal]
+        d["floor_before"] = list(self.floor_before)
+        d["floor_after"] = list(self.floor_after)
+        return d
+
+
+@dataclass
+class RoundLog:
+    """One round: its dealer, its initial floor (after the R1.3 fix) and its turns."""
+
+    index: int
+    dealer: int
+    floor: tuple[str, ...]
+    turns: list[TurnRecord] = field(default_factory=list)
+    ended: bool = False
+
+    def live_turns(self) -> list[TurnRecord]:
+        return [tr for tr in self.turns if tr.status != UNDONE]
+
+
+@dataclass
+class Prompt:
+    event_id: int
+    kind: str
+    text: str
+    seat: int | None
+    open: bool = True
+
+
+@dataclass
+class TableState:
+    """Everything known about a match at a table, rebuilt from its events alone."""
+
+    match_id: str = ""
+    variant: str = "classic"
+    players: int = 2
+    first_dealer: int = 0
+    rounds: list[RoundLog] = field(default_factory=list)
+    prompts: list[Prompt] = field(default_factory=list)
+    last_event_id: int = 0
+    last_t: float = 0.0
+    started: bool = False
+    errors: list[str] = field(default_factory=list)
+    match: Any = None  # engine.match.Match, rebuilt from the turns
+    _rules: Any = None
+
+    # ---- derived views -------------------------------------------------------------------
+    @property
+    def rules(self):
+        if self._rules is None:
+            from engine.rules import get_ruleset
+
+            self._rules = get_ruleset(self.variant)
+        return self._rules
+
+    @property
+    def current_round(self) -> RoundLog | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def phase(self) -> str:
+        """`new` (no match yet), `dealing`, `playing` or `finished`."""
+        if not self.started:
+            return "new"
+        if self.match is not None and self.match.finished:
+            return "finished"
+        rnd = self.current_round
+        if rnd is None or rnd.ended:
+            return "dealing"
+        return "playing"
+
+    @property
+    def floor(self) -> tuple[str, ...]:
+        return tuple(self.match.floor) if self.match is not None and self.rounds else ()
+
+    @property
+    def to_play(self) -> int | None:
+        return self.match.to_play if self.phase == "playing" else None
+
+    @property
+    def totals(self) -> list[int]:
+        if self.match is None:
+            return [0, 0] if self.players != 3 else [0, 0, 0]
+        return list(self.match.totals)
+
+    @property
+    def live_totals(self) -> list[int]:
+        """Totals plus the basras already scored in the round in progress (R3.4: live)."""
+        out = self.totals
+        rnd = self.current_round
+        if rnd is None or rnd.ended:
+            return out
+        for tr in rnd.live_turns():
+            if tr.status == OK and tr.basra_points:
+                out[self.side_of(tr.seat)] += tr.basra_points
+        return out
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    def turns(self) -> list[TurnRecord]:
+        return [tr for rnd in self.rounds for tr in rnd.turns]
+
+    def fouls(self) -> list[dict[str, Any]]:
+        """Every turn flagged as a foul (resolved or not), `run --json` shape plus status."""
+        out = []
+        for rnd in self.rounds:
+            for i, tr in enumerate(rnd.live_turns()):
+                if tr.is_foul:
+                    out.append(
+                        {
+                            "round": rnd.index,
+                            "play": i,
+                            "card": tr.card,
+                            "kind": tr.foul,
+                            "status": tr.status,
+                            "event_id": tr.event_id,
+                        }
+                    )
+        return out
+
+    def pending(self) -> list[dict[str, Any]]:
+        """Turns awaiting a referee decision, and open prompts."""
+        out = [
+            {"event_id": f["event_id"], "type": "foul", "kind": f["kind"], "card": f["card"]}
+            for f in self.fouls()
+            if f["status"] == PENDING
+        ]
+        out += [
+            {"event_id": p.event_id, "type": "prompt", "kind": p.kind, "text": p.text}
+            for p in self.prompts
+            if p.open
+        ]
+        return out
+
+    def score(self) -> dict[str, Any]:
+        """The `basra-table score --json` shape for the rounds played so far."""
+        m = self.match
+        rounds = [_round_score_dict(s) for s in (m.rounds if m is not None else [])]
+        return {
+            "rounds": rounds,
+            "totals": self.totals,
+            "winner": m.winner if m is not None else None,
+            "finished": bool(m.finished) if m is not None else False,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        rnd = self.current_round
+        return {
+            "match_id": self.match_id,
+            "variant": self.variant,
+            "players": self.players,
+            "phase": self.phase,
+            "round": rnd.index if rnd else None,
+            "dealer": rnd.dealer if rnd else self.first_dealer,
+            "to_play": self.to_play,
+            "floor": list(self.floor),
+            "plays_in_round": len(rnd.live_turns()) if rnd else 0,
+            "last_event_id": self.last_event_id,
+            "score": self.score(),
+            "live_totals": self.live_totals,
+            "fouls": self.fouls(),
+            "pending": self.pending(),
+            "last_turn": self.turns()[-1].to_dict() if self.turns() else None,
+            "errors": list(self.errors),
+        }
+
+    # ---- the fold --------------------------------------------------------------------------
+    def apply(self, event: Event) -> None:
+        """Fold one event into the state. Raises ReplayError for a log that cannot be folded."""
+        if event.id <= self.last_event_id:
+            raise ReplayError(
+                f"event {event.id} is not after event {self.last_event_id} (ids must increase)"
+            )
+        if self.match_id and event.match_id != self.match_id:
+            raise ReplayError(f"event {event.id} belongs to match {event.match_id!r}")
+        self.last_event_id = event.id
+        self.last_t = event.t
+        handler = _HANDLERS.get(event.type)
+        if handler is None:
+            raise ReplayError(f"event {event.id}: unknown type {event.type!r}")
+        handler(self, event)
+
+    def copy(self) -> TableState:
+        clone = replace(
+            self,
+            rounds=[replace(r, turns=[replace(t) for t in r.turns]) for r in self.rounds],
+            prompts=[replace(p) for p in self.prompts],
+            errors=list(self.errors),
+        )
+        clone.match = self.match.copy() if self.match is not None else None
+        return clone
+
+    # Internal: the engine's match rebuilt from the turn log (after a referee decision).
+    def _rebuild(self) -> None:
+        from engine.match import Match
+
+        m = Match(self.rules, players=self.players, dealer=self.first_dealer)
+        for rnd in self.rounds:
+            _start_round(m, rnd)
+            for tr in rnd.live_turns():
+                self._apply_turn(m, tr)
+            if rnd.ended:
+                if m.round_over:
+                    m.end_round()
+                else:
+                    self.errors.append(
+                        f"round {rnd.index}: ended with {len(rnd.live_turns())} plays, not 48"
+                    )
+        self.match = m
+
+    def _apply_turn(self, m, tr: TurnRecord) -> None:
+        """Apply one turn to the match: legal ones by the engine's rules, others as seen."""
+        from engine.match import IllegalPlay
+
+        if tr.card is None:
+            self.errors.append(f"event {tr.event_id}: the played card is unknown")
+            return
+        if tr.verdict not in ("foul", UNREADABLE):
+            try:
+                m.play(tr.card, takes=list(tr.takes) if tr.takes else None)
+                return
+            except IllegalPlay:
+                pass  # an earlier decision changed the floor: take the turn as seen
+        try:
+            # R7 / DESIGN "after a foul the game goes on from the floor as it physically is".
+            m.force(tr.card, list(tr.floor_after))
+        except (ValueError, KeyError) as exc:
+            self.errors.append(f"event {tr.event_id}: cannot apply {tr.card}: {exc}")
+
+
+def _start_round(m, rnd: RoundLog) -> None:
+    m.start_round(floor=list(rnd.floor))
+
+
+def _round_score_dict(s: Any) -> dict[str, Any]:
+    """A RoundScore in the `score --json` shape (its own to_dict when it has one)."""
+    if hasattr(s, "to_dict"):
+        d = s.to_dict()
+    else:
+        d = asdict(s) if hasattr(s, "__dataclass_fields__") else dict(s)
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
+
+
+# ---- handlers per event type ------------------------------------------------------------
+def _match_started(st: TableState, e: Event) -> None:
+    from engine.match import Match
+
+    if st.started:
+        raise ReplayError(f"event {e.id}: a second match_started")
+    d = e.data
+    st.match_id = e.match_id
+    st.variant = str(d.get("variant", "classic"))
+    st.players = int(d.get("players", 2))
+    st.first_dealer = int(d.get("dealer", 0))
+    st._rules = None
+    st.match = Match(st.rules, players=st.players, dealer=st.first_dealer)
+    st.started = True
+
+
+def _need_match(st: TableState, e: Event) -> None:
+    if not st.started:
+        raise ReplayError(f"event {e.id} ({e.type}) comes before match_started")
+
+
+def _round_started(st: TableState, e: Event) -> None:
+    _need_match(st, e)
+    rnd = st.current_round
+    if rnd is not None and not rnd.ended:
+        raise ReplayError(f"event {e.id}: round {rnd.index} has not ended")
+    index = int(e.data.get("round", len(st.rounds)))
+    if index != len(st.rounds):
+        raise ReplayError(f"event {e.id}: round {index} started, expected {len(st.rounds)}")
+    log = RoundLog(index=index, dealer=int(e.data.get("dealer", 0)), floor=tuple(e.data["floor"]))
+    st.rounds.append(log)
+    _start_round(st.match, log)
+    for p in st.prompts:  # the dealer's R1.3 fix is done once the round starts
+        if p.kind == "misdeal_fix":
+            p.open = False
+
+
+def _turn(st: TableState, e: Event) -> None:
+    _need_match(st, e)
+    rnd = st.current_round
+    if rnd is None or rnd.ended:
+        raise ReplayError(f"event {e.id}: a turn outside a round")
+    d = e.data
+    verdict = str(d.get("verdict", "foul" if e.type == ev.FOUL else "trail"))
+    status = OK if e.type == ev.TURN else str(d.get("status", PENDING))
+    tr = TurnRecord(
+        event_id=e.id,
+        round=rnd.index,
+        seat=int(d.get("seat", st.match.to_play)),
+        card=d.get("card"),
+        verdict=verdict,
+        foul=d.get("foul"),
+        takes=tuple(d.get("takes") or ()),
+        basra=bool(d.get("basra", False)),
+        basra_points=int(d.get("basra_points", 0)),
+        legal=tuple(tuple(x) for x in d.get("legal") or ()),
+        floor_before=tuple(d.get("floor_before") or ()),
+        floor_after=tuple(d.get("floor_after") or ()),
+        status=status,
+        t=e.t,
+    )
+    rnd.turns.append(tr)
+    st._apply_turn(st.match, tr)
+    prompt_id = d.get("prompt")
+    if prompt_id is not None:
+        _close_prompt(st, int(prompt_id))
+
+
+def _prompt(st: TableState, e: Event) -> None:
+    _need_match(st, e)
+    d = e.data
+    seat = d.get("seat")
+    st.prompts.append(
+        Prompt(
+            e.id,
+            str(d.get("kind", "")),
+            str(d.get("text", "")),
+            None if seat is None else int(seat),
+        )
+    )
+    if d.get("closes") is not None:  # a note that settles an earlier prompt
+        _close_prompt(st, int(d["closes"]))
+        st.prompts[-1].open = False
+
+
+def _close_prompt(st: TableState, event_id: int) -> bool:
+    for p in st.prompts:
+        if p.event_id == event_id:
+            p.open = False
+            return True
+    return False
+
+
+def _find_turn(st: TableState, event_id: int) -> tuple[RoundLog, TurnRecord] | None:
+    for rnd in st.rounds:
+        for tr in rnd.turns:
+            if tr.event_id == event_id:
+                return rnd, tr
+    return None
+
+
+def _referee(st: TableState, e: Event) -> None:
+    """Referee decisions (R7): every one is an event, and the score is recomputed."""
+    _need_match(st, e)
+    d = e.data
+    action = d.get("action")
+    target = d.get("target")
+    payload = d.get("payload") or {}
+    if action not in REFEREE_ACTIONS:
+        st.errors.append(f"event {e.id}: unknown referee action {action!r}")
+        return
+    if action == "undo":
+        _undo(st, e, target)
+        return
+    if target is None:
+        st.errors.append(f"event {e.id}: {action} needs a target event id")
+        return
+    target = int(target)
+    if action == "confirm" and _close_prompt(st, target):
+        return
+    found = _find_turn(st, target)
+    if found is None:
+        st.errors.append(f"event {e.id}: {action}: no turn with event id {target}")
+        return
+    rnd, tr = found
+    if tr.status == UNDONE:
+        st.errors.append(f"event {e.id}: {action}: turn {target} was undone")
+        return
+    if action == "correct":
+        _correct(st, e, rnd, tr, payload)
+    elif action in ("confirm", "accept_foul"):
+        if tr.is_foul:
+            tr.status = ACCEPTED
+            tr.decided_by = e.id
+    elif action == "reject_foul" and tr.is_foul:
+        tr.status = REJECTED
+        tr.decided_by = e.id
+    st._rebuild()
+
+
+def _undo(st: TableState, e: Event, target: Any) -> None:
+    rnd = st.current_round
+    live = rnd.live_turns() if rnd is not None and not rnd.ended else []
+    if not live:
+        st.errors.append(f"event {e.id}: undo: no turn to undo in the current round")
+        return
+    last = live[-1]
+    if target is not None and int(target) != last.event_id:
+        st.errors.append(
+            f"event {e.id}: undo: turn {target} is not the last turn ({last.event_id})"
+        )
+        return
+    last.status = UNDONE
+    last.decided_by = e.id
+    st._rebuild()
+
+
+def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: dict) -> None:
+    """Re-judge a turn with the card (and/or floor after) the referee says is right."""
+    from engine.cards import CardError, parse_card, parse_cards
+    from engine.referee import JudgeError, judge
+
+    try:
+        card = parse_card(payload["card"]) if payload.get("card") else tr.card
+        after = (
+            tuple(parse_cards(payload["floor_after"]))
+            if payload.get("floor_after") is not None
+            else tr.floor_after
+        )
+    except (CardError, TypeError) as exc:
+        st.errors.append(f"event {e.id}: correct: {exc}")
+        return
+    if card is None:
+        st.errors.append(f"event {e.id}: correct: which card was played?")
+        return
+    old = tr.card
+    if old is not None and card != old and old in after and payload.get("floor_after") is None:
+        after = tuple(card if c == old else c for c in after)
+    history = _history_before(st, rnd, tr)
+    try:
+        v = judge(st.rules, tr.floor_before, card, after, history)
+    except (JudgeError, ValueError) as exc:
+        st.errors.append(f"event {e.id}: correct: {exc}")
+        return
+    tr.card = card
+    tr.floor_after = after
+    tr.verdict = v.verdict
+    tr.foul = v.foul
+    tr.takes = tuple(v.takes)
+    tr.basra = bool(v.basra)
+    tr.basra_points = int(v.basra_points)
+    tr.legal = tuple(tuple(x) for x in v.legal)
+    tr.status = PENDING if v.verdict == "foul" else OK
+    tr.decided_by = e.id
+    # A misread card that stayed on the floor is the corrected card in later floors too.
+    if old is not None and old != card:
+        later = rnd.turns[rnd.turns.index(tr) + 1 :]
+        for nxt in later:
+            nxt.floor_before = tuple(card if c == old else c for c in nxt.floor_before)
+            nxt.floor_after = tuple(card if c == old else c for c in nxt.floor_after)
+
+
+def _history_before(st: TableState, rnd: RoundLog, tr: TurnRecord) -> tuple:
+    """The round's plays before `tr` as engine Play values (Lebanese V3(b) needs them)."""
+    from engine.captures import Play
+
+    out = []
+    for other in rnd.live_turns():
+        if other is tr:
+            break
+        if other.card is not None:
+            out.append(Play(floor=tuple(other.floor_before), play=other.card))
+    return tuple(out)
+
+
+def _round_ended(st: TableState, e: Event) -> None:
+    _need_match(st, e)
+    rnd = st.current_round
+    if rnd is None or rnd.ended:
+        raise ReplayError(f"event {e.id}: round_ended without a round in progress")
+    rnd.ended = True
+    if st.match.round_over:
+        st.match.end_round()
+    else:
+        st.errors.append(f"round {rnd.index}: ended with {len(rnd.live_turns())} plays, not 48")
+
+
+def _derived(st: TableState, e: Event) -> None:
+    """`score` and `match_ended` carry what the engine computed; the fold recomputes it."""
+    _need_match(st, e)
+
+
+_HANDLERS = {
+    ev.MATCH_STARTED: _match_started,
+    ev.ROUND_STARTED: _round_started,
+    ev.PROMPT: _prompt,
+    ev.TURN: _turn,
+    ev.FOUL: _turn,
+    ev.REFEREE: _referee,
+    ev.SCORE: _derived,
+    ev.ROUND_ENDED: _round_ended,
+    ev.MATCH_ENDED: _derived,
+}
+
+
+def replay(events: Iterable[Event | dict]) -> TableState:
+    """Fold a match's events (in id order) into its state: the same as the live table's."""
+    st = TableState()
+    for e in events:
+        st.apply(e if isinstance(e, Event) else Event.from_dict(e))
+    return st

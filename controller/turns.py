@@ -1,0 +1,230 @@
+"""From settled floor snapshots to turns: what was played, what was taken, when to prompt.
+
+A pure state machine: `TurnTracker.step(snapshot)` returns plain intents (a round's initial
+floor, a misdeal-fix prompt, an observed turn, a "show the card" prompt); the Table judges them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A settled view of the floor: the cards on it at video time `t`."""
+
+    t: float
+    floor: frozenset[str]
+    confidence: float = 1.0
+    t_still: float | None = None  # when the scene stopped moving (the card landed), if known
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """The dealer laid the initial floor (after any R1.3 fix); `misdeal` if a J/7D stayed."""
+
+    floor: frozenset[str]
+    t: float
+    misdeal: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MisdealPrompt:
+    """R1.3: the initial floor holds a J (or 7D): the dealer must return it and replace it."""
+
+    cards: tuple[str, ...]
+    t: float
+
+
+@dataclass(frozen=True)
+class ObservedTurn:
+    """One turn as seen: the card played (None if never seen), floor before and after."""
+
+    card: str | None
+    floor_before: frozenset[str]
+    floor_after: frozenset[str]
+    t: float  # when the turn's outcome was settled (the verdict can be given)
+    t_landed: float  # when the played card (or the scoop) was first seen settled
+    shown: bool = False  # the card was identified only by the "show the card" prompt
+
+
+@dataclass(frozen=True)
+class ShowCardPrompt:
+    """Cards left the floor but the played card was never seen (a fast lay-and-scoop)."""
+
+    floor_before: frozenset[str]
+    floor_after: frozenset[str]
+    t: float
+
+
+@dataclass(frozen=True)
+class ShowCancelled:
+    """The floor came back as it was before the "show the card" prompt: no turn happened."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class UnreadablePrompt:
+    """A floor change no single turn explains (cards from nowhere); the floor is kept."""
+
+    floor_before: frozenset[str]
+    seen: frozenset[str]
+    t: float
+
+
+Intent = (
+    RoundStart | MisdealPrompt | ObservedTurn | ShowCardPrompt | ShowCancelled | UnreadablePrompt
+)
+
+DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
+
+
+@dataclass
+class TurnTracker:
+    """Turns a stream of settled snapshots into intents.
+
+    can_capture(floor, card) says whether `card` played on `floor` takes anything (then the
+    tracker waits for the scoop; otherwise the trail is final at once). bad_initial(card) says
+    whether a card may not stay on the initial floor (R1.3: J, and 7D except in Lebanese).
+    """
+
+    can_capture: Callable[[frozenset[str], str], bool]
+    bad_initial: Callable[[str], bool]
+    mode: str = DEAL
+    floor: frozenset[str] = frozenset()
+    seen_empty: bool = True
+    _last4: frozenset[str] | None = None
+    _prompted: frozenset[str] = frozenset()
+    _card: str | None = None
+    _laid: frozenset[str] = frozenset()
+    _t_land: float = 0.0
+    _after: frozenset[str] = frozenset()
+    _unreadable: frozenset[str] | None = None
+    log: list[str] = field(default_factory=list)
+
+    # ---- control from the table -----------------------------------------------------------
+    def expect_deal(self, require_empty: bool = True) -> None:
+        """A new round: wait for the floor to be cleared (if asked) and 4 cards laid."""
+        self.mode = DEAL
+        self.seen_empty = not require_empty
+        self._last4 = None
+        self._prompted = frozenset()
+
+    def set_floor(self, floor: frozenset[str] | tuple[str, ...]) -> None:
+        """The floor is known to be `floor` (round started, referee decision): wait for a play."""
+        self.mode = IDLE
+        self.floor = frozenset(floor)
+
+    # ---- the state machine ----------------------------------------------------------------
+    def step(self, snap: Snapshot) -> list[Intent]:
+        handler = {
+            DEAL: self._deal,
+            IDLE: self._idle,
+            LAID: self._laid_step,
+            AWAIT_SHOW: self._await_show,
+            SHOWING: self._showing,
+        }[self.mode]
+        return handler(snap)
+
+    def _deal(self, snap: Snapshot) -> list[Intent]:
+        s = snap.floor
+        if not s:
+            self.seen_empty = True
+            return []
+        if not self.seen_empty or len(s) < 4:
+            return []  # last round's leftovers not yet cleared, or the deal is in progress
+        if len(s) == 4:
+            bad = tuple(sorted(c for c in s if self.bad_initial(c)))
+            self._last4 = s
+            if bad:
+                if frozenset(bad) != self._prompted:
+                    self._prompted = frozenset(bad)
+                    return [MisdealPrompt(bad, snap.t)]
+                return []
+            self.set_floor(s)
+            return [RoundStart(s, snap.t)]
+        # More than 4: play began. If it grew from a floor with a J/7D still on it, the dealer
+        # skipped the R1.3 fix (a misdeal); start from that floor and read the play.
+        last = self._last4
+        if last is not None and last < s and len(s - last) == 1:
+            bad = tuple(sorted(c for c in last if self.bad_initial(c)))
+            self.set_floor(last)
+            return [RoundStart(last, snap.t, misdeal=bad), *self._idle(snap)]
+        return []
+
+    def _idle(self, snap: Snapshot) -> list[Intent]:
+        f, s = self.floor, snap.floor
+        if s == f:
+            self._unreadable = None
+            return []
+        added, removed = s - f, f - s
+        if len(added) == 1 and not removed:
+            (card,) = added
+            if not self.can_capture(f, card):
+                self.floor = s  # a trail: final at once
+                return [ObservedTurn(card, f, s, snap.t, _landed(snap))]
+            self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
+            return []
+        if not added and removed:
+            # Cards left but the played card was never seen: ask for it, never guess.
+            self.mode, self._after = AWAIT_SHOW, s
+            return [ShowCardPrompt(f, s, snap.t)]
+        if len(added) == 1 and removed:
+            # The card landed and cards left in one motion, the played card staying behind.
+            (card,) = added
+            self.floor = s
+            return [ObservedTurn(card, f, s, snap.t, _landed(snap))]
+        # Several cards appeared (or appeared and left): no single play explains it.
+        if self._unreadable != s:
+            self._unreadable = s
+            return [UnreadablePrompt(f, s, snap.t)]
+        return []
+
+    def _laid_step(self, snap: Snapshot) -> list[Intent]:
+        laid, s = self._laid, snap.floor
+        if s == laid:
+            return []
+        card, f = self._card, self.floor
+        assert card is not None
+        if s < laid:  # cards left: the capture is complete
+            self.mode, self.floor = IDLE, s
+            return [ObservedTurn(card, f, s, snap.t, self._t_land)]
+        if laid < s:
+            # The next card came while this one still lay untouched: it trailed (the engine
+            # decides whether that was a missed capture). Then read the next play.
+            self.mode, self.floor = IDLE, laid
+            return [ObservedTurn(card, f, laid, snap.t, self._t_land), *self._idle(snap)]
+        # Cards left and a new one arrived between two settled views: the capture left
+        # `laid & s`, then the next play.
+        kept = laid & s
+        self.mode, self.floor = IDLE, kept
+        return [ObservedTurn(card, f, kept, snap.t, self._t_land), *self._idle(snap)]
+
+    def _await_show(self, snap: Snapshot) -> list[Intent]:
+        after, s = self._after, snap.floor
+        if s == self.floor:  # the cards are back (or were never gone): no turn
+            self.mode = IDLE
+            return [ShowCancelled(snap.t)]
+        added = s - after
+        if after <= s and len(added) == 1 and not added & self.floor:
+            (card,) = added
+            self.mode, self._card = SHOWING, card
+            return [ObservedTurn(card, self.floor, after, snap.t, snap.t, shown=True)]
+        return []
+
+    def _showing(self, snap: Snapshot) -> list[Intent]:
+        if self._card in snap.floor:
+            return []  # still being shown
+        # The shown card went back to its owner: go on from the floor after the turn.
+        self.set_floor(self._after)
+        return self._idle(snap)
+
+    def resolve_shown(self, floor_after: frozenset[str]) -> None:
+        """The referee named the unseen card: go on from the floor as it is."""
+        self.set_floor(floor_after)
+
+
+def _landed(snap: Snapshot) -> float:
+    return snap.t_still if snap.t_still is not None else snap.t

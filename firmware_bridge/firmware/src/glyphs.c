@@ -1,0 +1,30 @@
+/* The glyph table, in flash. Bit 7 DP, then A B C D E F G (MAX7219 no-decode order).
+ * Characters with no readable 7-segment form (K, M, V, W, X, Z, ...) are invalid. */
+#include "glyphs.h"
+
+#include <avr/pgmspace.h>
+
+#define X GLYPH_INVALID
+
+static const uint8_t table[96] PROGMEM = {
+    /* 0x20 ' ' ! " # $ % & ' ( ) * + , - . / */
+    0x00, X, X, X, X, X, X, X, X, X, X, X, X, 0x01, X, X,
+    /* 0x30 0-9 : ; < = > ? */
+    0x7E, 0x30, 0x6D, 0x79, 0x33, 0x5B, 0x5F, 0x70, 0x7F, 0x7B, X, X, X, X, X, X,
+    /* 0x40 @ A B C D E F G H I J K L M N O */
+    X, 0x77, 0x1F, 0x4E, 0x3D, 0x4F, 0x47, 0x5E, 0x37, 0x06, 0x3C, X, 0x0E, X, 0x15, 0x7E,
+    /* 0x50 P Q R S T U V W X Y Z [ \ ] ^ _ */
+    0x67, 0x73, 0x05, 0x5B, 0x0F, 0x3E, X, X, X, 0x3B, X, X, X, X, X, 0x08,
+    /* 0x60 ` a b c d e f g h i j k l m n o */
+    X, 0x77, 0x1F, 0x0D, 0x3D, 0x4F, 0x47, 0x7B, 0x17, 0x10, 0x3C, X, 0x0E, X, 0x15, 0x1D,
+    /* 0x70 p q r s t u v w x y z { | } ~ DEL */
+    0x67, 0x73, 0x05, 0x5B, 0x0F, 0x1C, X, X, X, 0x3B, X, X, X, X, X, X,
+};
+
+uint8_t glyph_for(uint8_t ascii)
+{
+    if (ascii < 0x20 || ascii > 0x7F) {
+        return GLYPH_INVALID;
+    }
+    return pgm_read_byte(&table[ascii - 0x20]);
+}

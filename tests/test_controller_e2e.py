@@ -1,0 +1,86 @@
+"""End to end: `simulate --out` renders a match, `run --source FILE` referees it.
+
+The real recogniser (models/ shipped with the repository) reads the rendered video; the
+score must equal the true record's (RULES.md R4 via `engine.record`), the injected fouls must
+be flagged (R7) and nothing else. Plus the commands' one-line errors for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.cli import run as cli
+from engine.record import score_record
+
+
+def call(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.slow
+def test_rendered_round_is_refereed_from_the_video(tmp_path, capsys):
+    video, record = tmp_path / "game.mp4", tmp_path / "game.json"
+    code, out, err = call(
+        capsys, "simulate", "--variant", "classic", "--players", "2", "--seed", "4",
+        "--dealer", "1", "--rounds", "1", "--fouls", "2", "--misdeal", "--fps", "15",
+        "--out", str(video), "--record", str(record), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    made = json.loads(out)
+    truth = json.loads((tmp_path / "game.fouls.json").read_text())
+    assert len(truth["fouls"]) == 2 and made["fouls"] == truth["fouls"]
+    code, out, err = call(
+        capsys, "run", "--source", str(video), "--variant", "classic", "--players", "2",
+        "--dealer", "1", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out)
+    expected = score_record(record)
+    assert result["rounds"] == expected["rounds"]
+    assert result["totals"] == expected["totals"]
+    assert result["finished"] is False and result["winner"] is None
+    assert result["fouls"] == truth["fouls"]
+
+
+def test_run_rejects_bad_input_with_one_line(tmp_path, capsys):
+    code, out, err = call(capsys, "run", "--source", str(tmp_path / "none.mp4"))
+    assert code == 2 and out == ""
+    assert err.startswith("error: --source") and "no such video file" in err
+    assert err.count("\n") == 1
+    code, _out, err = call(
+        capsys, "run", "--source", "x.mp4", "--variant", "eram", "--players", "4"
+    )
+    assert code == 2 and "eram is played by 2 players, not 4" in err
+    bad = tmp_path / "table.json"
+    bad.write_text('{"floor": [[0.2, 0.2]]}')
+    code, _out, err = call(capsys, "run", "--source", str(bad), "--table", str(bad))
+    assert code == 2 and "floor needs at least 3 corners" in err
+    code, _out, err = call(capsys, "run", "--source", "sim", "--resume")
+    assert code == 2 and "--resume needs --db" in err
+
+
+def test_simulate_rejects_bad_input_and_selfplay_shape(tmp_path, capsys):
+    code, _out, err = call(capsys, "simulate", "--out", str(tmp_path / "g.txt"))
+    assert code == 2 and "ending in .mp4" in err
+    code, _out, err = call(capsys, "simulate", "--out", str(tmp_path / "g.mp4"), "--fps", "24")
+    assert code == 2 and "--fps must be 15 or 30" in err
+    code, _out, err = call(capsys, "simulate", "--out", str(tmp_path / "no" / "g.mp4"))
+    assert code == 2 and "does not exist" in err
+    code, _out, err = call(capsys, "simulate", "--fouls", "1")
+    assert code == 2 and "--fouls needs --out" in err
+    code, _out, err = call(
+        capsys, "simulate", "--out", str(tmp_path / "g.mp4"), "--deck", "no-such-deck"
+    )
+    assert code == 2 and "unknown deck 'no-such-deck'" in err
+    assert not (tmp_path / "g.mp4").exists()
+    code, out, err = call(
+        capsys, "simulate", "--players", "2", "--games", "3", "--seed", "1", "--json"
+    )
+    assert code == 0, err
+    shape = json.loads(out)
+    assert set(shape) == {"games", "rounds", "seconds", "rounds_per_second"}
+    assert shape["games"] == 3 and shape["rounds"] >= 3

@@ -1,0 +1,129 @@
+"""Whole rounds through the table from the simulator's exact floors (no rendering).
+
+The simulator plays real matches with the engine's bots; the table must follow them from the
+floor alone: the score equals the true record's (R4, R3.5 leftovers, re-deals R1.4), every
+injected foul is flagged and nothing else (R7), and replaying the events gives the live state.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.simulator import play_match, simulate
+from controller.table import Table
+from controller.table_state import replay
+from controller.turns import Snapshot
+from engine.record import score_record
+
+
+def run_floors(video, **kw) -> tuple[Table, list]:
+    log: list = []
+    table = Table(
+        video.game.variant, video.game.players, video.game.rounds[0].dealer,
+        subscribers=[log.append], **kw,
+    )  # fmt: skip
+    for t, floor in video.still_floors():
+        table.feed_snapshot(Snapshot(t, floor))
+    return table, log
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "seed", "rounds", "fouls"),
+    [
+        ("classic", 2, 11, 2, 0),
+        ("egyptian", 4, 12, 1, 2),
+        ("lebanese", 3, 13, 1, 1),
+        ("yemeni", 2, 14, 1, 2),
+        ("jordanian", 4, 15, 1, 0),
+        ("eram", 2, 16, 2, 3),
+    ],
+)
+def test_table_follows_whole_rounds(variant, players, seed, rounds, fouls):
+    video = simulate(variant, players, seed, rounds=rounds, fouls=fouls, misdeal=True)
+    table, log = run_floors(video)
+    expected = score_record(video.game.record)
+    result = table.result()
+    assert result["rounds"] == expected["rounds"]
+    assert result["totals"] == expected["totals"]
+    assert result["fouls"] == video.game.fouls
+    assert len(video.game.fouls) == fouls
+    assert table.state.errors == []
+    # Event ids strictly increase, and the fold over them is the live state.
+    ids = [e.id for e in log]
+    assert ids == list(range(1, len(ids) + 1))
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_played_out_match_ends_with_a_winner_r5():
+    video = simulate("classic", 2, 21, fast_share=0.0)
+    assert video.game.finished
+    table, log = run_floors(video)
+    expected = score_record(video.game.record)
+    assert table.result()["totals"] == expected["totals"]
+    assert table.result()["winner"] == expected["winner"] is not None
+    assert log[-1].type == "match_ended"
+    assert table.state.phase == "finished"
+
+
+def test_resumed_table_continues_exactly():
+    video = simulate("classic", 2, 31, rounds=2, fouls=1)
+    whole, log = run_floors(video)
+    floors = list(video.still_floors())
+    cut = len(floors) * 2 // 3  # stop in the middle of round 2
+    part: list = []
+    first = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[part.append])
+    for t, floor in floors[:cut]:
+        first.feed_snapshot(Snapshot(t, floor))
+    # A restarted controller: a new Table from the stored events, then the rest of the video.
+    again = Table("classic", 2, 0, events=part)
+    assert again.state.to_dict() == first.state.to_dict()
+    for t, floor in floors[cut:]:
+        again.feed_snapshot(Snapshot(t, floor))
+    assert again.result() == whole.result()
+    assert again.state.last_event_id == whole.state.last_event_id
+
+
+def test_injected_fouls_are_real_fouls_of_the_engine():
+    game = play_match("classic", 2, seed=5, rounds=1, fouls=4)
+    assert [f["kind"] for f in game.fouls] and all(
+        f["kind"] in ("missed_capture", "wrong_capture") for f in game.fouls
+    )
+    plays = game.record["rounds"][0]["plays"]
+    for f in game.fouls:
+        entry = plays[f["play"]]
+        assert entry["force"] is True and entry["card"] == f["card"]
+
+
+def test_store_keeps_every_event_and_a_restart_resumes_from_it(tmp_path):
+    """`run --db`: events go to the real SQLite store; a restarted controller resumes from it."""
+    from controller.store import Store
+
+    video = simulate("egyptian", 4, 41, rounds=2, fouls=2)
+    floors = list(video.still_floors())
+    dealer = video.game.rounds[0].dealer
+    whole, _log = run_floors(video)
+    store = Store(tmp_path / "venue.db")
+    info = store.create_match(variant="egyptian", players=4, dealer=dealer)
+    table = Table("egyptian", 4, dealer, match_id=info.id, subscribers=[store.append])
+    cut = len(floors) // 2
+    for t, floor in floors[:cut]:
+        table.feed_snapshot(Snapshot(t, floor))
+    foul = next(e for e in store.events(info.id) if e.type == "foul")
+    table.referee("accept_foul", foul.id)
+    stored = store.events(info.id)
+    assert [e.id for e in stored] == list(range(1, table.state.last_event_id + 1))
+    assert replay(stored).to_dict() == table.state.to_dict()
+    store.close()
+    # Restart: a fresh process opens the same file and carries on with the rest of the video.
+    store = Store(tmp_path / "venue.db")
+    resumed = Table(
+        "egyptian", 4, dealer, match_id=info.id, events=store.events(info.id),
+        subscribers=[store.append],
+    )  # fmt: skip
+    for t, floor in floors[cut:]:
+        resumed.feed_snapshot(Snapshot(t, floor))
+    assert resumed.result()["totals"] == whole.result()["totals"]
+    assert resumed.result()["fouls"] == whole.result()["fouls"]
+    assert [f["status"] for f in resumed.state.fouls()].count("accepted") == 1
+    assert replay(store.events(info.id)).to_dict() == resumed.state.to_dict()
+    store.close()

@@ -1,0 +1,253 @@
+"""Turn inference and refereeing on settled floor snapshots (RULES.md R1.3, R2, R3, R7).
+
+Snapshots are written by hand here (what a perfect tracker would settle on), so each test
+checks the controller's logic with values worked out from the rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.events import FOUL, PROMPT, ROUND_STARTED, SCORE, TURN
+from controller.table import Table
+from controller.table_state import replay
+from controller.turns import Snapshot
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def snap(self, cards: str) -> Snapshot:
+        self.t += 1.0
+        return Snapshot(self.t, frozenset(cards.split()))
+
+
+def make(variant: str = "classic", players: int = 2, dealer: int = 0) -> Table:
+    """A new table whose events are also kept in `table.log` (as the store keeps them)."""
+    log: list = []
+    table = Table(variant, players, dealer, subscribers=[log.append])
+    table.log = log
+    return table
+
+
+def table_events(table: Table) -> list:
+    return table.log
+
+
+def dealt(variant: str = "classic", floor: str = "9C 5H 4S KD", players: int = 2, dealer: int = 0):
+    """A table whose first round started with `floor`; seat dealer+1 plays first (R1.5)."""
+    table = make(variant, players, dealer)
+    clock = Clock()
+    events = table.feed_snapshot(clock.snap(floor))
+    assert [e.type for e in events] == [ROUND_STARTED]
+    return table, clock
+
+
+def types(events) -> list[str]:
+    return [e.type for e in events]
+
+
+def test_capture_is_judged_after_the_scoop_r2_2():
+    table, clock = dealt()
+    # R2.2: 9 on 9 5 4 K takes 9, 5+4; K stays. The card lies alone first: no verdict yet.
+    assert table.feed_snapshot(clock.snap("9C 5H 4S KD 9D")) == []
+    (turn,) = table.feed_snapshot(clock.snap("KD"))
+    assert turn.type == TURN
+    assert turn.data["seat"] == 1
+    assert turn.data["verdict"] == "capture"
+    assert turn.data["takes"] == ["4S", "5H", "9C"]
+    assert turn.data["basra"] is False
+    assert table.state.floor == ("KD",)
+    assert table.state.to_play == 0
+
+
+def test_a_card_that_cannot_capture_is_a_trail_at_once_r2_7():
+    table, clock = dealt()
+    (turn,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QH"))  # no Q on the floor (R2.3)
+    assert turn.data["verdict"] == "trail"
+    assert turn.data["card"] == "QH"
+    assert table.state.floor == ("4S", "5H", "9C", "QH", "KD")
+
+
+def test_missed_capture_is_held_for_the_referee_and_score_unchanged_r7():
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD 9D"))
+    # The next player lays 2H while 9D still lies there: 9D trailed though it could capture.
+    events = table.feed_snapshot(clock.snap("9C 5H 4S KD 9D 2H"))
+    assert types(events) == [FOUL, TURN]
+    foul, trail = events
+    assert foul.data["foul"] == "missed_capture"
+    assert foul.data["status"] == "pending"
+    assert foul.data["legal"] == [["4S", "5H", "9C"]]
+    assert trail.data["card"] == "2H" and trail.data["verdict"] == "trail"
+    assert table.result()["fouls"] == [
+        {"round": 0, "play": 0, "card": "9D", "kind": "missed_capture"}
+    ]
+    assert table.state.live_totals == [0, 0]
+    assert [p["type"] for p in table.state.pending()] == ["foul"]
+
+
+def test_wrong_capture_too_few_cards_r2_8():
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD 9D"))
+    (foul,) = table.feed_snapshot(clock.snap("5H 4S KD"))  # took only the 9C: not the haul
+    assert foul.type == FOUL
+    assert foul.data["foul"] == "wrong_capture"
+    assert foul.data["takes"] == ["9C"]
+    # After a foul the game goes on from the floor as it physically is (DESIGN conventions).
+    assert table.state.floor == ("4S", "5H", "KD")
+    assert table.state.to_play == 0
+
+
+def test_fast_scoop_prompts_to_show_the_card_never_guesses():
+    table, clock = dealt()
+    (prompt,) = table.feed_snapshot(clock.snap("KD"))  # cards left, the 9D was never seen
+    assert prompt.type == PROMPT
+    assert prompt.data["kind"] == "show_card"
+    assert prompt.data["seat"] == 1
+    assert table.state.turns() == []  # no verdict yet: nothing guessed
+    (turn,) = table.feed_snapshot(clock.snap("KD 9D"))  # the player shows the card
+    assert turn.data["card"] == "9D"
+    assert turn.data["verdict"] == "capture"
+    assert turn.data["takes"] == ["4S", "5H", "9C"]
+    assert turn.data["prompt"] == prompt.id
+    assert table.state.pending() == []
+    assert table.feed_snapshot(clock.snap("KD")) == []  # the shown card goes back
+    (nxt,) = table.feed_snapshot(clock.snap("KD QS"))
+    assert nxt.data["seat"] == 0 and nxt.data["verdict"] == "trail"
+
+
+def test_initial_floor_with_a_jack_prompts_the_dealer_r1_3():
+    table = make("classic", 2, 1)
+    clock = Clock()
+    (prompt,) = table.feed_snapshot(clock.snap("JC 3H 5S 8D"))
+    assert prompt.data["kind"] == "misdeal_fix"
+    assert prompt.data["cards"] == ["JC"]
+    assert prompt.data["seat"] == 1  # the dealer fixes it
+    assert table.feed_snapshot(clock.snap("3H 5S 8D")) == []  # J taken back: not a capture
+    (started,) = table.feed_snapshot(clock.snap("3H 5S 8D 2C"))
+    assert started.type == ROUND_STARTED
+    assert started.data["floor"] == ["2C", "3H", "5S", "8D"]
+    assert table.state.pending() == []
+    assert table.state.fouls() == []
+    assert table.state.to_play == 0  # the player after dealer 1
+
+
+def test_seven_of_diamonds_on_the_first_floor_classic_and_lebanese_v3():
+    table = make("classic", 2, 0)
+    (prompt,) = table.feed_snapshot(Snapshot(1.0, frozenset({"7D", "3H", "5S", "8D"})))
+    assert prompt.data["kind"] == "misdeal_fix" and prompt.data["cards"] == ["7D"]
+    leb = make("lebanese", 2, 0)
+    (started,) = leb.feed_snapshot(Snapshot(1.0, frozenset({"7D", "3H", "5S", "8D"})))
+    assert started.type == ROUND_STARTED  # V3: only a J goes back
+
+
+def test_a_basra_is_scored_live_r3_1_r3_4():
+    table, clock = dealt(floor="AH 2S 3D 4C")
+    table.feed_snapshot(clock.snap("AH 2S 3D 4C TD"))
+    events = table.feed_snapshot(clock.snap(""))
+    assert types(events) == [TURN, SCORE]
+    assert events[0].data["basra"] is True and events[0].data["basra_points"] == 10
+    assert events[1].data["totals"] == [0, 10]  # seat 1 scored; shown now, not at round end
+    assert table.state.live_totals == [0, 10]
+
+
+def test_four_players_seats_and_teams_r1_1():
+    table, clock = dealt(floor="AH 2S 3D 4C", players=4, dealer=3)
+    assert table.state.to_play == 0
+    table.feed_snapshot(clock.snap("AH 2S 3D 4C TD"))
+    events = table.feed_snapshot(clock.snap(""))
+    assert events[0].data["seat"] == 0
+    assert events[1].data["totals"] == [10, 0]  # seats 0 and 2 are side 0
+    assert table.state.to_play == 1
+
+
+def test_referee_undo_restores_the_floor_and_turn():
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD 9D"))
+    (turn,) = table.feed_snapshot(clock.snap("KD"))
+    table.referee("undo", turn.id)
+    assert table.state.floor == ("4S", "5H", "9C", "KD")
+    assert table.state.to_play == 1
+    assert table.state.turns()[0].status == "undone"
+    # The players put the cards back and replay the turn as a trail of a different card.
+    assert table.feed_snapshot(clock.snap("9C 5H 4S KD")) == []
+    (again,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QH"))
+    assert again.data["seat"] == 1 and again.data["verdict"] == "trail"
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()
+
+
+def test_referee_corrects_a_misread_card_and_the_turn_is_rejudged():
+    table, clock = dealt(floor="7C 3H KD 6S")
+    table.feed_snapshot(clock.snap("7C 3H KD 6S 7D"))  # read as 7D (it was the 7H)
+    (foul,) = table.feed_snapshot(clock.snap("3H KD 6S"))
+    assert foul.data["foul"] == "wrong_capture"  # a 7D sweeps (R2.4): taking 7C alone is wrong
+    table.referee("correct", foul.id, {"card": "7H"})
+    (tr,) = table.state.turns()
+    assert (tr.card, tr.verdict, tr.takes, tr.status) == ("7H", "capture", ("7C",), "ok")
+    assert table.state.fouls() == []
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()
+
+
+def test_accept_and_reject_foul_are_recorded_and_keep_the_physical_floor():
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD 9D"))
+    (foul,) = table.feed_snapshot(clock.snap("5H 4S KD"))
+    table.referee("accept_foul", foul.id)
+    assert table.state.fouls()[0]["status"] == "accepted"
+    assert table.state.pending() == []
+    assert table.state.floor == ("4S", "5H", "KD")
+    table.referee("reject_foul", foul.id)
+    assert table.state.fouls()[0]["status"] == "rejected"
+
+
+def test_bad_referee_requests_change_nothing():
+    from controller.errors import UserError
+
+    table, clock = dealt()
+    before = table.state.to_dict()
+    with pytest.raises(UserError, match="no turn"):
+        table.referee("accept_foul", 999)
+    with pytest.raises(UserError, match="no turn to undo"):
+        table.referee("undo")
+    assert table.state.to_dict() == before
+    assert [e.type for e in table_events(table)] == ["match_started", ROUND_STARTED]
+
+
+def test_replay_rejects_ids_out_of_order():
+    from controller.table_state import ReplayError
+
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD QH"))
+    events = table_events(table)
+    with pytest.raises(ReplayError, match="ids must increase"):
+        replay([events[0], events[1], events[2], events[1]])
+
+
+def test_cards_from_nowhere_prompt_and_keep_the_floor():
+    table, clock = dealt()
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QH 2D"))  # two cards at once
+    assert prompt.data["kind"] == "unreadable"
+    assert "2D" in prompt.data["text"] and "QH" in prompt.data["text"]
+    assert table.state.floor == ("4S", "5H", "9C", "KD")
+
+
+def test_a_card_missed_for_a_moment_is_no_turn():
+    table, clock = dealt()
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H KD"))  # the 4S was not seen once
+    assert prompt.data["kind"] == "show_card"
+    (note,) = table.feed_snapshot(clock.snap("9C 5H 4S KD"))  # ... and is there again
+    assert note.data["closes"] == prompt.id
+    assert table.state.pending() == [] and table.state.turns() == []
+    (turn,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QH"))
+    assert turn.data["verdict"] == "trail" and turn.data["seat"] == 1
+
+
+def test_shown_card_taken_back_while_the_next_card_lands():
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("KD"))  # fast scoop: prompt
+    (turn,) = table.feed_snapshot(clock.snap("KD 9D"))  # shown
+    assert turn.data["card"] == "9D"
+    (nxt,) = table.feed_snapshot(clock.snap("KD QS"))  # 9D back in the pile, QS laid
+    assert nxt.data["card"] == "QS" and nxt.data["seat"] == 0

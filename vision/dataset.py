@@ -1,0 +1,199 @@
+"""Writes rendered training and test data: YOLO detection sets and classifier crop folders.
+
+Detector classes are class-agnostic (0 corner index, 1 whole card); crops are named by card code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import index_crop
+from vision.deck import CODES, Deck
+from vision.layout import random_layout, table_layout
+from vision.scene import Camera, CardLabel, Light, Occluder, TableBackground, quad_box, render
+
+DET_NAMES = ("index", "card")
+CARD_MIN_VISIBLE = 0.45
+
+
+def random_scene(
+    rng: np.random.Generator,
+    deck: Deck,
+    size: tuple[int, int],
+    occlusion: float = 0.35,
+    scale: float = 1.0,
+) -> tuple[np.ndarray, list[CardLabel]]:
+    """One fully random training frame of `size` with its labels."""
+    bg = TableBackground.random(rng, size)
+    placements = random_layout(rng, size, scale)
+    occ = [Occluder.random(rng, size) for _ in range(int(rng.random() < occlusion))]
+    return render(bg, deck, placements, rng, occ, Light.random(rng), Camera.random(rng))
+
+
+def yolo_line(cls: int, box, w: int, h: int) -> str:
+    x1, y1, x2, y2 = box
+    return f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+
+
+def write_detection_set(
+    root: Path,
+    split: str,
+    decks: list[str],
+    count: int,
+    size: tuple[int, int],
+    seed: int,
+    crops: Path | None = None,
+    crops_per_index: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """Render `count` frames into root/images/split and root/labels/split (YOLO format).
+
+    With `crops`, every visible index is also cut out into crops/split/<CODE>/ for the classifier.
+    """
+    rng = np.random.default_rng(seed)
+    (root / "images" / split).mkdir(parents=True, exist_ok=True)
+    (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+    loaded = [Deck.load(d) for d in decks]
+    n_idx = n_card = n_crop = 0
+    for k in range(count):
+        deck = loaded[k % len(loaded)]
+        img, labels = random_scene(rng, deck, size)
+        h, w = img.shape[:2]
+        lines = []
+        for lab in labels:
+            if not lab.face_up:
+                continue
+            for q in lab.indices:
+                box = quad_box(q, w, h)
+                if box[2] - box[0] < 2 or box[3] - box[1] < 2:
+                    continue
+                lines.append(yolo_line(0, box, w, h))
+                n_idx += 1
+                if crops is not None:
+                    for _ in range(crops_per_index):
+                        n_crop += _save_crop(crops / split / lab.code, img, box, rng, f"{seed}_{k}")
+            if lab.visible >= CARD_MIN_VISIBLE:
+                lines.append(yolo_line(1, lab.box, w, h))
+                n_card += 1
+        name = f"s{seed}_{k:05d}"
+        cv2.imwrite(
+            str(root / "images" / split / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92]
+        )
+        (root / "labels" / split / f"{name}.txt").write_text(
+            "\n".join(lines) + "\n" if lines else ""
+        )
+        if progress:
+            progress(k + 1)
+    return {"images": count, "indices": n_idx, "cards": n_card, "crops": n_crop}
+
+
+def write_crop_set(
+    root: Path,
+    split: str,
+    decks: list[str],
+    count: int,
+    size: tuple[int, int],
+    seed: int,
+    min_px: float = 16.0,
+    gray: float = 0.15,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """Classifier crops (root/split/<CODE>/*.jpg) cut from frames where indices are as large as
+    in a full-resolution camera frame (at least `min_px` tall); some turned grey, as phones do."""
+    rng = np.random.default_rng(seed)
+    loaded = [Deck.load(d) for d in decks]
+    n = 0
+    for k in range(count):
+        img, labels = random_scene(rng, loaded[k % len(loaded)], size, scale=1.35)
+        h, w = img.shape[:2]
+        if rng.random() < gray:
+            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        for lab in labels:
+            for q in lab.indices if lab.face_up else []:
+                box = quad_box(q, w, h)
+                if max(box[2] - box[0], box[3] - box[1]) >= min_px:
+                    n += _save_crop(root / split / lab.code, img, box, rng, f"c{seed}_{k}")
+        if progress:
+            progress(k + 1)
+    return {"images": count, "crops": n}
+
+
+def _save_crop(folder: Path, img, box, rng, stem: str) -> int:
+    folder.mkdir(parents=True, exist_ok=True)
+    x1, y1, x2, y2 = box
+    bw, bh = x2 - x1, y2 - y1
+    j = rng.normal(0, 0.06, 4) * np.array([bw, bh, bw, bh])  # detector-like box noise
+    crop = index_crop(img, (x1 + j[0], y1 + j[1], x2 + j[2], y2 + j[3]))
+    n = len(list(folder.glob(f"{stem}_*.jpg")))
+    cv2.imwrite(str(folder / f"{stem}_{n}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return 1
+
+
+def write_data_yaml(root: Path, names: tuple[str, ...], val: str = "val") -> Path:
+    path = root / "data.yaml"
+    body = [f"path: {root.resolve()}", "train: images/train", f"val: images/{val}", "names:"]
+    body += [f"  {i}: {n}" for i, n in enumerate(names)]
+    path.write_text("\n".join(body) + "\n")
+    return path
+
+
+def table_scene(
+    rng: np.random.Generator, deck: Deck, size: tuple[int, int], occlusion: float = 0.6
+) -> tuple[np.ndarray, list[CardLabel]]:
+    """One overhead café-table frame (floor, edge piles, maybe a hand) with its labels."""
+    bg = TableBackground.random(rng, size)
+    placements = table_layout(rng, size)
+    occ = [Occluder.random(rng, size) for _ in range(int(rng.random() < occlusion))]
+    cam = Camera.random(rng)
+    cam.tilt = min(cam.tilt, 0.04)
+    return render(bg, deck, placements, rng, occ, Light.random(rng), cam)
+
+
+def write_test_set(
+    root: Path, deck: str, count: int, size: tuple[int, int], seed: int, occlusion: float = 0.6
+) -> dict:
+    """A rendered evaluation set in the layout of the real data: one box per visible index,
+    class = card code (classes.txt / data.yaml list the 52 codes), images/ and labels/."""
+    rng = np.random.default_rng(seed)
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    (root / "labels").mkdir(parents=True, exist_ok=True)
+    d = Deck.load(deck)
+    n_cards = 0
+    for k in range(count):
+        img, labels = table_scene(rng, d, size, occlusion)
+        h, w = img.shape[:2]
+        lines = []
+        for lab in labels:
+            if not lab.face_up or not lab.indices:
+                continue
+            n_cards += 1
+            for q in lab.indices:
+                lines.append(yolo_line(CODES.index(lab.code), quad_box(q, w, h), w, h))
+        cv2.imwrite(str(root / "images" / f"t{k:04d}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (root / "labels" / f"t{k:04d}.txt").write_text("\n".join(lines) + "\n" if lines else "")
+    (root / "classes.txt").write_text("\n".join(CODES) + "\n")
+    return {"images": count, "cards": n_cards}
+
+
+def main() -> None:
+    """`python -m vision.dataset OUT [--deck D --count N --seed S --size WxH]`: a rendered test set."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Render a labelled test set of one deck design.")
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--deck", default="bellot-lgpl21")
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--size", default="1280x720")
+    ap.add_argument("--occlusion", type=float, default=0.6)
+    a = ap.parse_args()
+    w, h = (int(v) for v in a.size.split("x"))
+    print(write_test_set(a.out, a.deck, a.count, (w, h), a.seed, a.occlusion))
+
+
+if __name__ == "__main__":
+    main()

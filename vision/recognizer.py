@@ -1,0 +1,226 @@
+"""Frame -> observation on onnxruntime: find corner indices and cards, name each index, vote per card.
+
+Plain data out (`Observation`, `Detection`); torch is never imported here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import index_crop
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+@dataclass
+class Detection:
+    """One recognised card: code, confidence in [0, 1], outline and box in frame pixels."""
+
+    code: str
+    confidence: float
+    quad: list[list[float]]
+    box: list[float]
+    zone: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "confidence": round(self.confidence, 4),
+            "box": [round(v, 1) for v in self.box],
+            "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad],
+        }
+
+
+@dataclass
+class Observation:
+    """Everything recognised in one frame taken at time t (seconds)."""
+
+    cards: list[Detection] = field(default_factory=list)
+    t: float = 0.0
+
+
+@dataclass
+class IndexHit:
+    """A detected corner index with its classifier output (used by eval and debugging)."""
+
+    box: list[float]
+    det_conf: float
+    code: str
+    prob: float
+    probs: np.ndarray
+
+
+class ModelMissingError(RuntimeError):
+    """The ONNX files are not where the recognizer looks for them."""
+
+
+class Recognizer:
+    """Two small ONNX models: a class-agnostic index/card detector and a 52-way index classifier.
+
+    `det_size` is the long side the frame is scaled to for the detector (640 reads a 1280x720
+    frame at half resolution); `min_confidence` is the calibrated floor below which a card is
+    not reported (an empty table must give an empty list).
+    """
+
+    def __init__(
+        self,
+        models_dir: str | Path | None = None,
+        det_size: int = 640,
+        min_confidence: float | None = None,
+        threads: int | None = None,
+    ) -> None:
+        import onnxruntime as ort
+
+        folder = Path(models_dir) if models_dir else MODELS
+        meta_path = folder / "recognizer.json"
+        if not meta_path.exists():
+            raise ModelMissingError(f"no recognizer model in {folder} (recognizer.json missing)")
+        meta = json.loads(meta_path.read_text())
+        self.meta = meta
+        self.names: list[str] = meta["cls_names"]
+        self.cls_size = int(meta["cls_size"])
+        self.det_size = int(det_size)
+        self.index_conf = float(meta.get("index_conf", 0.25))
+        self.card_conf = float(meta.get("card_conf", 0.3))
+        self.min_confidence = float(
+            min_confidence if min_confidence is not None else meta.get("min_confidence", 0.3)
+        )
+        opts = ort.SessionOptions()
+        n = (
+            threads
+            or int(os.environ.get("BASRA_VISION_THREADS", "0"))
+            or min(os.cpu_count() or 2, 4)
+        )
+        opts.intra_op_num_threads = n
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        providers = ["CPUExecutionProvider"]
+        self.det = ort.InferenceSession(str(folder / meta["detector"]), opts, providers=providers)
+        self.cls = ort.InferenceSession(str(folder / meta["classifier"]), opts, providers=providers)
+        self._det_in = self.det.get_inputs()[0].name
+        self._cls_in = self.cls.get_inputs()[0].name
+
+    # -- public -------------------------------------------------------------------------------
+    def observe(self, frame_bgr: np.ndarray, t: float = 0.0) -> Observation:
+        """Recognise every face-up card in a BGR frame."""
+        return Observation(self.recognize(frame_bgr), float(t))
+
+    def recognize(self, frame_bgr: np.ndarray) -> list[Detection]:
+        hits, cards = self.detect(frame_bgr)
+        return self.assemble(hits, cards, frame_bgr.shape[1], frame_bgr.shape[0])
+
+    def detect(
+        self, frame_bgr: np.ndarray
+    ) -> tuple[list[IndexHit], list[tuple[list[float], float]]]:
+        """Raw stage outputs: classified index hits and card boxes (box, confidence)."""
+        if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+            raise ValueError("expected a BGR image of shape (h, w, 3)")
+        idx_boxes, idx_conf, card_boxes, card_conf = self._run_detector(frame_bgr)
+        hits: list[IndexHit] = []
+        if len(idx_boxes):
+            crops = np.stack(
+                [index_crop(frame_bgr, b, self.cls_size) for b in idx_boxes]
+            )  # N,H,W,3 BGR
+            x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+            probs = self.cls.run(None, {self._cls_in: np.ascontiguousarray(x)})[0]
+            for b, c, p in zip(idx_boxes, idx_conf, probs, strict=True):
+                k = int(np.argmax(p))
+                hits.append(IndexHit(list(map(float, b)), float(c), self.names[k], float(p[k]), p))
+        cards = [
+            (list(map(float, b)), float(c)) for b, c in zip(card_boxes, card_conf, strict=True)
+        ]
+        return hits, cards
+
+    def assemble(
+        self, hits: list[IndexHit], cards: list[tuple[list[float], float]], w: int, h: int
+    ) -> list[Detection]:
+        """Group index hits into cards (one physical deck: each code at most once)."""
+        groups: dict[str, list[IndexHit]] = {}
+        for hit in hits:
+            groups.setdefault(hit.code, []).append(hit)
+        out = []
+        for code, members in groups.items():
+            scores = [m.det_conf * m.prob for m in members]
+            conf = max(scores)
+            if len(members) > 1:  # agreeing corners make a read surer
+                conf = 1 - np.prod([1 - s for s in scores])
+            if conf < self.min_confidence:
+                continue
+            box = self._card_box(members, cards, w, h)
+            quad = [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
+            out.append(Detection(code, float(conf), quad, box))
+        out.sort(key=lambda d: (d.box[1], d.box[0]))
+        return out
+
+    # -- internals -----------------------------------------------------------------------------
+    def _run_detector(self, frame: np.ndarray):
+        h, w = frame.shape[:2]
+        scale = self.det_size / max(h, w)
+        nw, nh = max(32, round(w * scale)), max(32, round(h * scale))
+        pw, ph = (nw + 31) // 32 * 32, (nh + 31) // 32 * 32
+        img = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+        canvas = np.full((ph, pw, 3), 114, np.uint8)
+        canvas[:nh, :nw] = img
+        x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self.det.run(None, {self._det_in: np.ascontiguousarray(x)})[0][0]  # (4+nc, N)
+        boxes_c = out[:4].T
+        scores = out[4:].T
+        sx, sy = w / nw, h / nh
+        result = []
+        for k, thr in ((0, self.index_conf), (1, self.card_conf)):
+            keep = scores[:, k] >= thr
+            b = boxes_c[keep]
+            s = scores[keep, k]
+            xyxy = (
+                np.stack(
+                    [
+                        b[:, 0] - b[:, 2] / 2,
+                        b[:, 1] - b[:, 3] / 2,
+                        b[:, 0] + b[:, 2] / 2,
+                        b[:, 1] + b[:, 3] / 2,
+                    ],
+                    axis=1,
+                )
+                if len(b)
+                else np.zeros((0, 4), np.float32)
+            )
+            if len(xyxy):
+                xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
+                sel = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), thr, 0.5)
+                sel = np.array(sel).reshape(-1)
+                xyxy, s = xyxy[sel], s[sel]
+            xyxy = xyxy * np.array([sx, sy, sx, sy], np.float32)
+            xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, w)
+            xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, h)
+            result += [xyxy, s]
+        return result
+
+    @staticmethod
+    def _card_box(members: list[IndexHit], cards, w: int, h: int) -> list[float]:
+        centres = [((m.box[0] + m.box[2]) / 2, (m.box[1] + m.box[3]) / 2) for m in members]
+        best = None
+        for box, _conf in cards:
+            bw, bh = box[2] - box[0], box[3] - box[1]
+            mx, my = 0.05 * bw, 0.05 * bh
+            if all(
+                box[0] - mx <= x <= box[2] + mx and box[1] - my <= y <= box[3] + my
+                for x, y in centres
+            ):
+                area = bw * bh
+                if best is None or area < best[0]:
+                    best = (area, box)
+        if best is not None:
+            return [float(v) for v in best[1]]
+        xs = [v for m in members for v in (m.box[0], m.box[2])]
+        ys = [v for m in members for v in (m.box[1], m.box[3])]
+        if len(members) > 1:
+            return [min(xs), min(ys), max(xs), max(ys)]
+        cx, cy = centres[0]
+        side = 2.5 * max(max(xs) - min(xs), max(ys) - min(ys))
+        return [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]

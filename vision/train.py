@@ -1,0 +1,278 @@
+"""End-to-end training of the shipped models: render data, train the index detector and the
+index classifier with ultralytics (offline, CPU), export both to ONNX and check they load.
+
+Runs only in the training environment (the `train` extra); the runtime never imports it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from vision.deck import CODES, HOLDOUT_DECK, TRAIN_DECKS
+
+REPO = Path(__file__).resolve().parents[1]
+MODELS = REPO / "models"
+DET_ONNX = "card_index_det.onnx"
+CLS_ONNX = "card_index_cls.onnx"
+
+
+@dataclass
+class TrainConfig:
+    """Everything that decides the shipped model; `smoke()` is the tiny CI variant."""
+
+    work: Path = REPO / "runs" / "train"
+    out: Path = MODELS
+    seed: int = 7
+    det_images: int = 1800
+    det_val_images: int = 120
+    render_size: int = 320  # training frames are rendered at this size ...
+    det_size: int = 256  # ... and the detector trains at this one
+    det_epochs: int = 8
+    det_batch: int = 16
+    det_model: str = str(Path(__file__).resolve().parent / "arch" / "card_det.yaml")
+    det_hours: float | None = None  # a time budget overrides det_epochs (ultralytics `time`)
+    cls_extra_images: int = 0
+    cls_images: int = 2400  # frames rendered for classifier crops (val: a tenth, held-out deck)
+    cls_render_size: int = 512
+    cls_size: int = 64
+    cls_epochs: int = 8
+    cls_batch: int = 128
+    cls_model: str = "yolo11n-cls.yaml"
+    cls_hours: float | None = None
+    cls_lr: float = 0.003
+    train_decks: tuple[str, ...] = TRAIN_DECKS
+    val_deck: str = HOLDOUT_DECK
+    threads: int = 2
+    stages: tuple[str, ...] = ("data", "det", "cls", "export")
+    resume_det: str | None = None
+    resume_cls: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def smoke(cls, work: Path, out: Path) -> TrainConfig:
+        return cls(
+            work=work,
+            out=out,
+            det_images=8,
+            det_val_images=4,
+            det_epochs=1,
+            det_batch=4,
+            cls_images=8,
+            cls_render_size=256,
+            cls_epochs=1,
+            cls_batch=16,
+            cls_size=32,
+            threads=1,
+        )
+
+
+def offline_env(work: Path) -> None:
+    """Point ultralytics at a config folder inside the project and keep it off the network."""
+    cfg = work / "yolo_config"
+    cfg.mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_CONFIG_DIR"] = str(cfg)
+    os.environ.setdefault("YOLO_VERBOSE", "False")
+    font = cfg / "Arial.ttf"
+    if not font.exists():
+        import matplotlib
+
+        src = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+        shutil.copy(src, font)
+
+
+def make_data(cfg: TrainConfig, progress) -> dict:
+    """Render the detector set (train: four decks, val: the held-out deck) and the crops."""
+    from vision.dataset import DET_NAMES, write_crop_set, write_data_yaml, write_detection_set
+
+    det = cfg.work / "det_data"
+    crops = cfg.work / "cls_data"
+    for p in (det, crops):
+        if p.exists():
+            shutil.rmtree(p)
+    size = (cfg.render_size, cfg.render_size)
+    summary = {}
+    jobs = [
+        ("det_train", det, "train", list(cfg.train_decks), cfg.det_images, cfg.seed),
+        ("det_val", det, "val", [cfg.val_deck], cfg.det_val_images, cfg.seed + 1),
+    ]
+    for name, root, split, decks, count, seed in jobs:
+        task = progress.add_task(f"render {name}", total=count)
+        summary[name] = write_detection_set(
+            root, split, decks, count, size, seed,
+            progress=lambda k, task=task: progress.update(task, completed=k),
+        )  # fmt: skip
+    csize = (cfg.cls_render_size, cfg.cls_render_size)
+    jobs = [
+        ("cls_train", "train", list(cfg.train_decks), cfg.cls_images, cfg.seed + 2),
+        ("cls_val", "val", [cfg.val_deck], max(4, cfg.cls_images // 10), cfg.seed + 3),
+    ]
+    for name, split, decks, count, seed in jobs:
+        task = progress.add_task(f"render {name}", total=count)
+        summary[name] = write_crop_set(
+            crops, split, decks, count, csize, seed,
+            progress=lambda k, task=task: progress.update(task, completed=k),
+        )  # fmt: skip
+    write_data_yaml(det, DET_NAMES)
+    _fill_missing_classes(crops)
+    return summary
+
+
+def _fill_missing_classes(crops: Path) -> None:
+    """Ultralytics needs every class in both splits; a tiny run may miss some."""
+    import cv2
+    import numpy as np
+
+    from vision.crops import index_crop
+    from vision.deck import Deck
+
+    for split, deck in (("train", TRAIN_DECKS[0]), ("val", HOLDOUT_DECK)):
+        for code in CODES:
+            folder = crops / split / code
+            if folder.exists() and any(folder.iterdir()):
+                continue
+            folder.mkdir(parents=True, exist_ok=True)
+            face = Deck.load(deck).faces[code]
+            rgba = face.image
+            a = rgba[:, :, 3:4].astype(np.float32) / 255
+            img = (rgba[:, :, :3] * a + 128 * (1 - a)).astype(np.uint8)
+            cv2.imwrite(str(folder / "art.jpg"), index_crop(img, face.indices[0]))
+
+
+def train_detector(cfg: TrainConfig) -> Path:
+    from ultralytics import YOLO
+
+    model = YOLO(cfg.resume_det or cfg.det_model)
+    model.train(
+        data=str(cfg.work / "det_data" / "data.yaml"),
+        imgsz=cfg.det_size,
+        epochs=cfg.det_epochs,
+        **({"time": cfg.det_hours} if cfg.det_hours else {}),
+        batch=cfg.det_batch,
+        nbs=cfg.det_batch,  # one optimiser step per batch: more steps for the same CPU
+        workers=min(2, cfg.threads),
+        device="cpu",
+        amp=False,
+        pretrained=False,
+        project=str(cfg.work),
+        name="det",
+        exist_ok=True,
+        plots=False,
+        seed=cfg.seed,
+        deterministic=False,
+        degrees=0.0,
+        fliplr=0.5,
+        flipud=0.5,
+        mosaic=1.0,
+        close_mosaic=max(1, cfg.det_epochs // 4),
+        scale=0.5,
+        hsv_h=0.03,
+        hsv_s=0.6,
+        hsv_v=0.4,
+        warmup_epochs=min(1.0, cfg.det_epochs / 4),
+        verbose=False,
+    )
+    return cfg.work / "det" / "weights" / "best.pt"
+
+
+def train_classifier(cfg: TrainConfig) -> Path:
+    from ultralytics import YOLO
+
+    model = YOLO(cfg.resume_cls or cfg.cls_model)
+    model.train(
+        data=str(cfg.work / "cls_data"),
+        imgsz=cfg.cls_size,
+        epochs=cfg.cls_epochs,
+        **({"time": cfg.cls_hours} if cfg.cls_hours else {}),
+        batch=cfg.cls_batch,
+        workers=min(2, cfg.threads),
+        device="cpu",
+        amp=False,
+        pretrained=False,
+        project=str(cfg.work),
+        name="cls",
+        exist_ok=True,
+        plots=False,
+        seed=cfg.seed,
+        deterministic=False,
+        optimizer="AdamW",  # "auto" picks lr 0.00018 for 52 classes: far too slow from scratch
+        lr0=cfg.cls_lr,
+        fliplr=0.0,
+        flipud=0.0,
+        erasing=0.2,
+        scale=0.15,
+        hsv_h=0.02,
+        hsv_s=0.5,
+        hsv_v=0.4,
+        warmup_epochs=min(1.0, cfg.cls_epochs / 4),
+        verbose=False,
+    )
+    return cfg.work / "cls" / "weights" / "best.pt"
+
+
+def export(cfg: TrainConfig) -> dict:
+    """Export both models to ONNX into cfg.out and write the class names beside them."""
+    from ultralytics import YOLO
+
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    det = YOLO(str(cfg.work / "det" / "weights" / "best.pt"))
+    p = det.export(format="onnx", imgsz=cfg.det_size, dynamic=True, simplify=True, opset=17)
+    shutil.copy(p, cfg.out / DET_ONNX)
+    cls = YOLO(str(cfg.work / "cls" / "weights" / "best.pt"))
+    p = cls.export(format="onnx", imgsz=cfg.cls_size, dynamic=True, simplify=True, opset=17)
+    shutil.copy(p, cfg.out / CLS_ONNX)
+    names = [cls.names[i] for i in range(len(cls.names))]
+    meta = {
+        "detector": DET_ONNX,
+        "classifier": CLS_ONNX,
+        "det_names": ["index", "card"],
+        "cls_names": names,
+        "cls_size": cfg.cls_size,
+        "det_train_size": cfg.det_size,
+    }
+    (cfg.out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return meta
+
+
+def run(cfg: TrainConfig) -> dict:
+    """Run the configured stages with rich progress; return a summary (also saved as JSON)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    cfg.work.mkdir(parents=True, exist_ok=True)
+    offline_env(cfg.work)
+    import torch
+
+    torch.set_num_threads(cfg.threads)
+    console = Console(stderr=True)
+    summary: dict = {"config": {k: str(v) for k, v in asdict(cfg).items()}, "seconds": {}}
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        stages = progress.add_task("stages", total=len(cfg.stages))
+        for stage in cfg.stages:
+            t0 = time.time()
+            progress.update(stages, description=f"stage: {stage}")
+            if stage == "data":
+                summary["data"] = make_data(cfg, progress)
+            elif stage == "det":
+                summary["det_weights"] = str(train_detector(cfg))
+            elif stage == "cls":
+                summary["cls_weights"] = str(train_classifier(cfg))
+            elif stage == "export":
+                summary["export"] = export(cfg)
+            else:
+                raise ValueError(f"unknown stage {stage!r}")
+            summary["seconds"][stage] = round(time.time() - t0, 1)
+            progress.advance(stages)
+    (cfg.work / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    return summary
