@@ -60,6 +60,49 @@ def worst_floors():
     out.append((forty, "TD", "40 cards: A-9 (no 9S), 10s, pictures; 10 played"))
     no_ace = [c for c in FULL_DECK if c[0] in "23456789T" and c != "TD"][:40]
     out.append((no_ace, "TD", "40 cards without aces, 10 played"))
+    # the worst of 300 random 25-40-card number floors for ERAM: only 10 plans exist, so the
+    # whole maximal-plan search runs to prove there is no 11th
+    few = [
+        "3H",
+        "4S",
+        "AS",
+        "8D",
+        "9S",
+        "7C",
+        "4D",
+        "AD",
+        "6C",
+        "9D",
+        "7D",
+        "7S",
+        "6H",
+        "9C",
+        "5S",
+        "TC",
+        "5H",
+        "3D",
+        "2C",
+        "8C",
+        "5D",
+        "7H",
+        "AC",
+        "6S",
+        "TS",
+        "8H",
+        "TH",
+        "3C",
+        "3S",
+        "9H",
+        "2D",
+        "4H",
+        "4C",
+        "6D",
+        "8S",
+        "AH",
+        "5C",
+        "2H",
+    ]
+    out.append((few, "TD", "38 numbers, 10 played, only 10 ERAM plans"))
     return out
 
 

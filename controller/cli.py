@@ -14,6 +14,21 @@ import typer
 
 from controller.errors import UserError
 
+try:  # typer >= 0.29 vendors its own copy of click; catch both families.
+    from typer._click import exceptions as _typer_click
+except ImportError:  # pragma: no cover - older typer uses click itself
+    _typer_click = click.exceptions
+
+_EXIT = (click.exceptions.Exit, typer.Exit)
+_ABORT = (click.exceptions.Abort, typer.Abort)
+_USAGE = (click.ClickException, _typer_click.ClickException)
+_NO_ARGS = tuple(
+    getattr(mod, "NoArgsIsHelpError", None)
+    for mod in (click.exceptions, _typer_click)
+    if getattr(mod, "NoArgsIsHelpError", None) is not None
+)
+
+
 app = typer.Typer(
     name="basra-table",
     help="Referee and score real Basra games from an overhead camera.",
@@ -64,12 +79,14 @@ def run(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as exc:
+    except _EXIT as exc:
         return int(exc.exit_code or 0)
-    except click.exceptions.Abort:
+    except _ABORT:
         print("error: aborted", file=sys.stderr)
         return 130
-    except click.ClickException as exc:
+    except _NO_ARGS:
+        return 0  # the help text was printed
+    except _USAGE as exc:
         print(f"error: {exc.format_message()}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -248,7 +248,7 @@ def demo(
     ),
     variant: str = typer.Option("classic", "--variant", help="Rule set"),
     players: int = typer.Option(2, "--players", help="2, 3 or 4 players"),
-    seed: int = typer.Option(7, "--seed", help="Seed of the rendered match"),
+    seed: int = typer.Option(3, "--seed", help="Seed of the rendered match"),
     rounds: int = typer.Option(1, "--rounds", min=1, help="Rounds to render (a short match)"),
     fouls: int = typer.Option(1, "--fouls", min=0, help="Fouls the bots commit, for the referee"),
     fps: int = typer.Option(15, "--fps", help="Video frame rate: 15 or 30"),

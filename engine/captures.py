@@ -170,11 +170,11 @@ class _Search:
         top = groups.best(self.v, self.c)
         if cap is None or top == 0:
             return list(groups.maximal(self.v, self.c))
-        for need in (top, top - 2, 0):  # a middle bar costs nearly a full search: few steps
+        for need in (top, top - 2):  # a middle bar costs nearly a full search: few steps
             us = groups.maximal_at_least(self.v, self.c, need)
-            if need <= 0 or sum(self.count(u) for u in us) >= cap:
-                break
-        return list(us)
+            if sum(self.count(u) for u in us) >= cap:
+                return list(us)
+        return list(groups.maximal(self.v, self.c))
 
     def concrete(self, u: int) -> Iterator[tuple[str, ...]]:
         """Concrete take sets with used counts u, in card order (R8.1), lazily."""

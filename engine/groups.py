@@ -164,10 +164,64 @@ def _shapes_enc(v: int) -> tuple[tuple[int, ...], ...]:
 _MAXN: dict[int, dict[int, tuple[int, ...]]] = {v: {} for v in range(1, 11)}
 
 
+_REM: dict[int, dict[int, frozenset[int]]] = {v: {} for v in range(1, 11)}
+
+
 def maximal(v: int, c: int) -> frozenset[int]:
     """The inclusion-maximal used-count vectors (R2.8 ERAM plans, before suits are chosen);
-    {0} when no group fits."""
+    {0} when no group fits.
+
+    Two exact searches, chosen by shape: on rich floors where nearly every card fits a group
+    (slack = cards that must stay, at most 1, or 2 on 28+ cards) the few cards left over are
+    searched; otherwise the groups are (crossover measured on random count vectors).
+    """
+    b = best(v, c)
+    if b == 0:
+        return frozenset((0,))
+    slack = total(c) - b
+    if slack <= 1 or (slack == 2 and b >= 26):
+        memo = _REM[v]
+        r = memo.get(c)
+        if r is None:
+            r = memo[c] = _maximal_by_remainder(v, c)
+        return r
     return maximal_at_least(v, c, 0)
+
+
+@cache
+def _containing(v: int) -> tuple[tuple[int, ...], ...]:
+    """Per value index: the shapes for v that hold that value."""
+    return tuple(
+        tuple(s for lst in shapes(v) for s, _n in lst if (s >> (4 * j)) & 15) for j in range(FIELDS)
+    )
+
+
+def _maximal_by_remainder(v: int, c: int) -> frozenset[int]:
+    """Maximal u <=> the remainder r = c - u is minimal among remainders of decomposable
+    vectors; a minimal remainder holds no whole group. Breadth-first over remainders by size,
+    growing only group-free ones that hold no remainder already found."""
+    cont = _containing(v)
+    tot, sm = total(c), value_sum(c)
+    found: list[int] = []
+    level = {0: 0}  # remainder -> its value sum
+    while level:
+        nxt: dict[int, int] = {}
+        for r, rs in level.items():
+            if (sm - rs) % v == 0 and best(v, c - r) == tot - total(r):
+                if not any(f != r and (r + GUARD - f) & GUARD == GUARD for f in found):
+                    found.append(r)
+                continue
+            for j in range(v - 1):
+                r2 = r + UNIT[j]
+                if r2 in nxt or (c + GUARD - r2) & GUARD != GUARD:
+                    continue
+                if any((r2 + GUARD - s) & GUARD == GUARD for s in cont[j]):
+                    continue
+                if any((r2 + GUARD - f) & GUARD == GUARD for f in found):
+                    continue
+                nxt[r2] = rs + j + 1
+        level = nxt
+    return frozenset(c - r for r in found)
 
 
 def maximal_at_least(v: int, c: int, need: int) -> frozenset[int]:
@@ -179,41 +233,23 @@ def maximal_at_least(v: int, c: int, need: int) -> frozenset[int]:
     >= need, so with a bar these are exactly the maximal vectors of that size, and branches
     that cannot reach it (known from the fast `best`) are never searched.
     """
-    res = _maxs(v, c + (total(c) << SIZE), max(need, 0), 0, _MAXN[v], _shapes_enc(v))
+    res = _maxs(v, c + (total(c) << SIZE), max(need, 0), _MAXN[v], _shapes_enc(v))
     return frozenset(x & LOW for x in res)
 
 
-def _field_max(a: int, b: int) -> int:
-    out = 0
-    for j in range(FIELDS):
-        out += max((a >> (4 * j)) & 15, (b >> (4 * j)) & 15) << (4 * j)
-    return out
-
-
-def _field_sub(a: int, b: int) -> int:
-    """Field-wise max(a - b, 0)."""
-    out = 0
-    for j in range(FIELDS):
-        d = ((a >> (4 * j)) & 15) - ((b >> (4 * j)) & 15)
-        if d > 0:
-            out += d << (4 * j)
-    return out
-
-
-def _maxs(v: int, ce: int, need: int, m: int, memo: dict, shp: tuple) -> tuple[int, ...]:
-    """`maximal_at_least` on size-encoded vectors (count << SIZE added to each), keeping only
-    vectors >= m field by field (maximal among those = maximal vectors that are >= m)."""
-    key = (((ce << 6) | need) << (4 * FIELDS)) | m
+def _maxs(v: int, ce: int, need: int, memo: dict, shp: tuple) -> tuple[int, ...]:
+    """`maximal_at_least` on size-encoded vectors (count << SIZE added to each)."""
+    key = (ce << 6) | need
     r = memo.get(key)
     if r is not None:
         return r
     c = ce & LOW
     b = best(v, c)
     res: tuple[int, ...]
-    if (m and (c + GUARD - m) & GUARD != GUARD) or b < need or (m and b < total(m)):
+    if b < need:
         res = ()
     elif b == 0:
-        res = () if m else (0,)
+        res = (0,)
     elif b == ce >> SIZE:
         res = (ce,)
     else:
@@ -222,31 +258,19 @@ def _maxs(v: int, ce: int, need: int, m: int, memo: dict, shp: tuple) -> tuple[i
         rest = ce - (k << (4 * high)) - (k << SIZE)
         fitting = [s for s in shp[high] if (ce + GUARD - s) & GUARD == GUARD]
         if not fitting:  # the highest cards can join no group: they never matter
-            res = () if (m >> (4 * high)) & 15 else _maxs(v, rest, need, m, memo, shp)
+            res = _maxs(v, rest, need, memo, shp)
         else:
             cands: set[int] = set()
             for s in fitting:
-                sub = _maxs(
-                    v, ce - s, max(need - (s >> SIZE), 0), m and _field_sub(m, s & LOW), memo, shp
-                )
+                sub = _maxs(v, ce - s, max(need - (s >> SIZE), 0), memo, shp)
                 cands.update([s + w for w in sub])
-            if not (m >> (4 * high)) & 15:
-                # u without a high card must block every fitting shape; for a shape with one
-                # lower value j (9+1, 8+2, 4+4+2 ...) that means taking more than c_j - s_j
-                req = 0
+            for u in _maxs(v, rest, need, memo, shp):
+                left = ce - u  # one more group with a high card would extend u: not maximal
                 for s in fitting:
-                    low = s & LOW & ~(15 << (4 * high))
-                    j = ((low & -low).bit_length() - 1) >> 2
-                    if low and low == ((low >> (4 * j)) & 15) << (4 * j):
-                        need_j = ((c >> (4 * j)) & 15) - ((low >> (4 * j)) & 15) + 1
-                        req = _field_max(req, need_j << (4 * j))
-                for u in _maxs(v, rest, need, _field_max(m, req) if req else m, memo, shp):
-                    left = ce - u  # one more group with a high card would extend u
-                    for s in fitting:
-                        if (left + GUARD - s) & GUARD == GUARD:
-                            break
-                    else:
-                        cands.add(u)
+                    if (left + GUARD - s) & GUARD == GUARD:
+                        break
+                else:
+                    cands.add(u)
             res = tuple(_maximal_only(cands))
     memo[key] = res
     return res
@@ -268,7 +292,7 @@ def _maximal_only(cands: set[int]) -> list[int]:
 
 def clear_caches() -> None:
     """Forget memoised results (they are pure; this only bounds memory)."""
-    for d in (_BEST, _OPT, _MAXN):
+    for d in (_BEST, _OPT, _MAXN, _REM):
         for v in d:
             d[v].clear()
     for v in _BEST:

@@ -111,6 +111,8 @@ class ScoreboardBridge:
         self._last_ack = 0.0
         self._failures = 0
         self._last_reset: str | None = None
+        self._health_logged = time.monotonic()
+        self._health_counts: dict[str, int] = {}
         self._nak: p.NakReason | int | None = None
 
     # -- the caller's side: never blocks ----------------------------------------------------
@@ -290,7 +292,7 @@ class ScoreboardBridge:
             if self.sim is None or not self.sim.alive:
                 if self.sim is not None:
                     log.warning("the emulator exited; starting it again")
-                self.sim = SimBoard().start()
+                self.sim = SimBoard(max_events=1000).start()  # a long demo must not grow
             return self.sim.port
         if "://" not in spec and any(c in spec for c in "*?["):
             matches = sorted(glob.glob(spec))
@@ -393,8 +395,22 @@ class ScoreboardBridge:
                 return self._announces[0].frame, self._announces[0]
             return None
 
+    def _log_health(self) -> None:
+        """Every minute, one line of link health when anything went wrong meanwhile."""
+        now = time.monotonic()
+        if now - self._health_logged < 60:
+            return
+        self._health_logged = now
+        keys = ("retries", "naks", "timeouts", "reconnects", "device_resets", "rx_errors")
+        counts = {k: self._stats[k] for k in keys}
+        if counts != self._health_counts:
+            self._health_counts = counts
+            rtt = self.health()["rtt_ms"]
+            log.info("scoreboard link on %s: %s, rtt %s", self._path, counts, rtt)
+
     def _serve(self) -> None:
         while not self._stop:
+            self._log_health()
             job = self._next_job()
             if job is None:
                 if time.monotonic() - self._last_rx >= self.heartbeat:

@@ -5,6 +5,7 @@ The firmware renders on the device; this Python layout serves the text:// board 
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 
 from firmware_bridge.glyphs import DP, SEGMENTS, cells_text, word_cells
@@ -25,8 +26,13 @@ class DisplayState:
     def __post_init__(self) -> None:
         for name in ("left", "right"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"{name} total must be a whole number, not {value!r}")
+            try:
+                if isinstance(value, bool):
+                    raise TypeError
+                value = operator.index(value)  # ints, and numpy integers too
+            except TypeError:
+                raise ValueError(f"{name} total must be a whole number, not {value!r}") from None
+            object.__setattr__(self, name, value)
             if not 0 <= value <= MAX_TOTAL:
                 raise ValueError(f"{name} total {value} does not fit 4 digits (0..{MAX_TOTAL})")
         if self.turn not in (None, 0, 1):

@@ -56,7 +56,17 @@ class FaultProxy:
             t.join(timeout=2)
 
     def _faulty(self, data: bytes, counts: FaultCounts) -> list[tuple[float, bytes]]:
-        """(delay before sending, bytes) pieces for data after faults."""
+        """(delay before sending, bytes) pieces for data after faults, merged where possible."""
+        pieces = self._faulty_bytes(data, counts)
+        out: list[tuple[float, bytes]] = []
+        for delay, piece in pieces:
+            if out and not delay:
+                out[-1] = (out[-1][0], out[-1][1] + piece)
+            else:
+                out.append((delay, piece))
+        return out
+
+    def _faulty_bytes(self, data: bytes, counts: FaultCounts) -> list[tuple[float, bytes]]:
         out: list[tuple[float, bytes]] = []
         with self._rng_lock:
             for b in data:
@@ -87,6 +97,7 @@ class FaultProxy:
                 continue
             except OSError:
                 return
+            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no Nagle stalls
             try:
                 dev = serial.serial_for_url(self.device, timeout=0.01)
             except (serial.SerialException, OSError):

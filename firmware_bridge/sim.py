@@ -83,9 +83,14 @@ class SimBoard:
     """One emulated scoreboard (firmware in simavr). start() -> self; .port is the pty path."""
 
     def __init__(
-        self, on_display: Callable[[DisplayEvent], None] | None = None, *, test_build: bool = False
+        self,
+        on_display: Callable[[DisplayEvent], None] | None = None,
+        *,
+        test_build: bool = False,
+        max_events: int | None = None,
     ) -> None:
         self.test_build = test_build
+        self.max_events = max_events  # None: keep every change (tests); else the latest ones
         self.port: str | None = None
         self.events: list[DisplayEvent] = []
         self._proc: subprocess.Popen[str] | None = None
@@ -210,6 +215,8 @@ class SimBoard:
                 elif kind == "display":
                     d = DisplayEvent(t, ev["t_us"], ev["text"], ev["intensity"], ev["shutdown"], ev)
                     self.events.append(d)
+                    if self.max_events and len(self.events) > self.max_events:
+                        del self.events[: len(self.events) - self.max_events // 2]
                     if self._on_display:
                         self._on_display(d)
                 self._cond.notify_all()

@@ -129,6 +129,27 @@ def test_websocket_streams_events_written_by_another_process(server):
     store.close()
 
 
+def _other_address() -> str | None:
+    """This machine's address on its network (not loopback), if it has one."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("198.51.100.1", 9))  # a UDP connect sends no packet
+            addr = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if addr.startswith("127.") else addr
+
+
+def test_serve_listens_on_loopback_only(server):
+    _, port, _, _ = server
+    assert httpx.get(f"http://127.0.0.1:{port}/api/health").status_code == 200
+    addr = _other_address()
+    if addr is None:
+        pytest.skip("this machine has no non-loopback address to try")
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"http://{addr}:{port}/api/health", timeout=2)
+
+
 def test_serve_refuses_a_busy_port_and_a_bad_database(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

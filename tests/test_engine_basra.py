@@ -117,6 +117,7 @@ def test_v5_double_the_card_value():
     assert basra(JORDANIAN, "7S", "7C") == 14
     assert basra(JORDANIAN, "4S 6C", "TD") == 20
     assert basra(JORDANIAN, "QS", "QD") == 20  # pictures count 10
+    assert basra(JORDANIAN, "KS", "KD") == 20
     assert basra(JORDANIAN, "4S 3C", "7D") == 14  # a 7D basra is 14
     assert basra(JORDANIAN, "JS", "JD") == 0  # a J capture is never a basra
     # V5 example: a 7 basra plus a Q basra = 14 + 20 = 34

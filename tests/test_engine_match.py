@@ -249,3 +249,25 @@ def test_match_totals_and_end():
     assert max(m.totals) >= 121 and m.totals[m.winner] == max(m.totals)
     with pytest.raises(IllegalPlay, match="the match is over"):
         m.start_round(deck=list(FULL_DECK))
+
+
+@pytest.mark.parametrize(
+    "rules, players, deals",
+    [(CLASSIC, 2, 6), (CLASSIC, 4, 3), (LEBANESE, 2, 4), (LEBANESE, 4, 2), (LEBANESE, 3, 4)],
+)
+def test_r1_4_number_of_deals_per_round(rules, players, deals):
+    # R1.4: 6 deals with 2 players, 3 with 4; Lebanese 4 with 2, 2 with 4, 4 with 3 players
+    m = Match(rules, players=players, dealer=0)
+    m.start_round(deck=list(FULL_DECK))
+    seen_deals = 1
+    while not m.round_over:
+        before = sum(len(h) for h in m.hands)
+        m.play(m.hands[m.to_play][0])
+        if sum(len(h) for h in m.hands) > before - 1:
+            seen_deals += 1
+    assert seen_deals == deals and m.plays_in_round == 48 and m.stock == []
+
+
+def test_v6_equal_totals_past_the_target_play_on():
+    assert decide(ERAM, [125, 125], 7) == (False, None)
+    assert decide(ERAM, [125, 130], 7) == (True, 1)

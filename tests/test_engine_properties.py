@@ -163,3 +163,39 @@ def test_eram_first_12_plans_match_the_exhaustive_order_on_big_floors(cards):
     for takes in exhaustive:
         after = [c for c in floor if c not in takes]
         assert judge(ERAM, floor, card, after).foul is None
+
+
+def _reference_maximal(v, c, memo):
+    """The plain recursion over count vectors, with a quadratic filter (no size bars)."""
+    from engine import groups
+
+    if c in memo:
+        return memo[c]
+    if groups.best(v, c) == 0:
+        res = {0}
+    elif groups.best(v, c) == groups.total(c):
+        res = {c}
+    else:
+        high = (c.bit_length() - 1) >> 2
+        cands = set(_reference_maximal(v, c & ~(15 << (4 * high)), memo))
+        for s, _n in groups.shapes(v)[high]:
+            if groups.fits(s, c):
+                cands.update(s + w for w in _reference_maximal(v, c - s, memo))
+        res = {u for u in cands if not any(u != k and groups.fits(u, k) for k in cands)}
+    memo[c] = res
+    return res
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([5, 6, 7, 8, 9, 10]), st.lists(st.integers(0, 4), min_size=9, max_size=9))
+def test_maximal_vectors_with_size_bars_match_the_plain_recursion(v, counts):
+    # R2.8 ERAM on value counts of any size, up to a full deck's 4 of each value
+    from engine import groups
+
+    c = groups.restrict(v, sum(k << (4 * j) for j, k in enumerate(counts)))
+    want = _reference_maximal(v, c, {})
+    groups.clear_caches()
+    assert groups.maximal(v, c) == frozenset(want)
+    for need in (1, groups.best(v, c) - 2, groups.best(v, c)):
+        got = groups.maximal_at_least(v, c, need)
+        assert got == frozenset(u for u in want if groups.total(u) >= max(need, 0))

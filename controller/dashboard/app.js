@@ -177,6 +177,11 @@ function renderVerdict(item) {
       item.basra ? el("span", { class: "badge basra", text: `${t("basra")} +${item.basra_points}` }) : null),
     el("div", {}, `${t("takes")}: `, cards(item.takes)),
   );
+  const why = item.verdict === "foul" ? `why_${item.foul}`
+    : item.verdict === "unreadable" ? "why_unreadable"
+    : item.basra ? "why_basra"
+    : item.legal && item.legal.length > 1 ? "why_choice" : null;
+  if (why && STRINGS.en[why]) box.append(el("div", { class: "why", text: t(why) }));
   if (item.verdict === "foul" || (item.legal && item.legal.length > 1)) {
     const legal = el("div", { class: "legal" }, el("span", { text: t("legal") + ": " }));
     if (!item.legal || !item.legal.length) legal.append(el("span", { text: t("no_legal") }));

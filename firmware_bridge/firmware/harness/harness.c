@@ -1,5 +1,5 @@
 /* scoreboard-sim: runs the scoreboard firmware in simavr, UART0 on a pty, MAX7219 decoded.
- * Copyright (C) 2026 the basra-table authors. GPL-3.0-or-later (links libsimavr; see COPYING).
+ * Copyright (C) 2026 the basra-table authors. GPL-3.0-or-later (links libsimavr; see LICENSE).
  *
  * This program is free software: you can redistribute it and/or modify it under the terms of
  * the GNU General Public License as published by the Free Software Foundation, either version
