@@ -28,14 +28,6 @@ def simavr(test):
     return pytest.mark.simavr(test)
 
 
-# typer 0.29 raises its vendored click's exceptions (typer._click), which controller/cli.py's
-# `except click.ClickException` does not catch: they come out as "internal error", exit 1.
-_root_cli_gap = pytest.mark.xfail(
-    reason="controller/cli.py catches click.ClickException, typer 0.29 raises typer._click's",
-    strict=False,
-)
-
-
 def cli(capsys, *args: str) -> tuple[int, str, str]:
     code = run(["scoreboard", *args])
     out, err = capsys.readouterr()
@@ -80,16 +72,14 @@ def test_show_on_the_text_board(capsys):
         (("show", "--port", "text://", "--", "5", "-1"), "right total -1 does not fit 4 digits"),
         (("show", "--port", "text://", "5", "7", "--turn", "2"), "--turn must be 0, 1 or none"),
         (("show", "--port", "text://", "5", "7", "--brightness", "16"), "brightness must be 0..15"),
-        pytest.param(
-            ("show", "--port", "text://", "five", "7"), "valid integer", marks=_root_cli_gap
-        ),
+        pytest.param(("show", "--port", "text://", "five", "7"), "valid integer"),
         (("flash", "--port", "text://", "--word", "KING"), "cannot show 'K'"),
         (("flash", "--port", "text://", "--side", "left"), "--side must be 0, 1 or none"),
         (("flash", "--port", "text://", "--seconds", "99"), "0.1..25.5 s"),
         (("ping", "--port", "text://", "--count", "0"), "--count must be 1..10000"),
         (("ping", "--port", "/dev/ttyNOPE0", "--timeout", "0.3"), "no device at /dev/ttyNOPE0"),
         (("ping", "--port", "text://nowhere"), "text:// takes stdout, stderr or nothing"),
-        pytest.param(("show", "5", "7"), "--port", marks=_root_cli_gap),
+        pytest.param(("show", "5", "7"), "--port"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
