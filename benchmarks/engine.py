@@ -1,6 +1,6 @@
 """Benchmark of the rules engine: random self-play rounds/s and plans/judge latency.
 
-Run: `python benchmarks/engine.py [--quick]`. Latencies are measured with cold caches
+Run: `python benchmarks/engine.py [--quick] [--cpu] [--worst]`. Latencies are measured with cold caches
 (every memo cleared before each call), so they are the first-time cost a table would see.
 """
 
@@ -103,6 +103,28 @@ def worst_floors():
         "2H",
     ]
     out.append((few, "TD", "38 numbers, 10 played, only 10 ERAM plans"))
+    # found by `--worst` against the previous search (25 ms, 18 ms and 13 ms for ERAM plans)
+    for text, card, label in (
+        (
+            "5C 9H 7D 3C 8S 9S 8D 2S 4D 4S TD 5D 6D 9C 7C 6S 8H 2C 6H 5H 4H 6C 2D 7H 4C 3S "
+            "9D 7S 3D 8C 2H 3H AC AH 5S TC TH",
+            "TS",
+            "adversarial 37 numbers, 6 ERAM plans",
+        ),
+        (
+            "2H 2S TC 7C 9D 4H 8H 3H 9C 8C 8D 7H 2D 8S 2C 6S 5D AH 3S 7D 4D 5S 3D 9H TS 4S "
+            "6C 9S TH 6H AD",
+            "TD",
+            "adversarial 31 numbers, 6 ERAM plans",
+        ),
+        (
+            "8S 3S 3H 7H 2D AC 2H 6C 4H 4D 7C 6D 5D 5C 4S 6H 2S TH 3C 2C 9H 3D 4C 5S AH 5H "
+            "AD 6S AS",
+            "TS",
+            "adversarial 29 numbers, 4 + many ERAM plans",
+        ),
+    ):
+        out.append((text.split(), card, label))
     return out
 
 
@@ -124,6 +146,47 @@ def latency(label, rules, cases, limit=12):
     return max(p_ms), max(j_ms), max(c_ms)
 
 
+def _cost(rules, floor, card) -> float:
+    """The slowest of plans (first 12), count and judge (of the last offered plan) on a floor,
+    each from cold caches, in ms."""
+    p = timed(plans, rules, floor, card, limit=12)
+    c = timed(count_takes, rules, floor, card)
+    offered = plans(rules, floor, card, limit=12).plans
+    after = [x for x in floor if x not in offered[-1].takes] if offered else [*floor, card]
+    return max(p, c, timed(judge, rules, floor, card, after))
+
+
+def adversarial(rules, seeds: int, steps: int, rng: random.Random):
+    """Hill-climb over 20-40-card number floors (swap, add or drop a card, change the card
+    played) towards the slowest `_cost`; returns the worst (ms, floor, card) per seed."""
+    out = []
+    for _ in range(seeds):
+        deck = list(NUMBERS)
+        rng.shuffle(deck)
+        card = deck.pop()
+        floor = deck[: rng.randint(28, 39)]
+        worst = _cost(rules, floor, card)
+        for _ in range(steps):
+            f2, c2 = list(floor), card
+            pool = [x for x in NUMBERS if x not in f2 and x != c2]
+            r = rng.random()
+            if not pool:
+                f2.pop(rng.randrange(len(f2)))
+            elif r < 0.1:
+                c2 = rng.choice(pool)
+            elif r < 0.2 and len(f2) < 40:
+                f2.append(rng.choice(pool))
+            elif r < 0.3 and len(f2) > 20:
+                f2.pop(rng.randrange(len(f2)))
+            else:
+                f2[rng.randrange(len(f2))] = rng.choice(pool)
+            x = _cost(rules, f2, c2)
+            if x > worst:
+                worst, floor, card = x, f2, c2
+        out.append((worst, floor, card))
+    return sorted(out, key=lambda t: -t[0])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="fewer games and floors")
@@ -131,6 +194,11 @@ def main() -> None:
         "--cpu",
         action="store_true",
         help="time latencies in process CPU time (a shared, loaded machine)",
+    )
+    ap.add_argument(
+        "--worst",
+        action="store_true",
+        help="also search for adversarial floors (hill-climbing, about 30 s) and time them",
     )
     args = ap.parse_args()
     global CLOCK
@@ -171,6 +239,15 @@ def main() -> None:
         for floor, card, label in worst_floors():
             got = latency(label, rules, [(floor, card)])
             worst = [max(a, b) for a, b in zip(worst, got, strict=True)]
+    if args.worst:
+        print("adversarial search (hill-climbing towards the slowest plans/count/judge):")
+        for rules in (CLASSIC, ERAM):
+            found = adversarial(rules, 6 if args.quick else 12, 150 if args.quick else 300, rng)
+            for _ms, floor, card in found[:2]:
+                label = f"adversarial {len(floor)} cards, {card} played"
+                got = latency(label, rules, [(floor, card)])
+                worst = [max(a, b) for a, b in zip(worst, got, strict=True)]
+                print(f"    floor: {' '.join(floor)}")
     print(f"worst: plans {worst[0]:.2f} ms, judge {worst[1]:.2f} ms, count {worst[2]:.2f} ms")
 
 

@@ -62,37 +62,67 @@ class LabelReader:
         return NS(t=t, cards=cards)
 
 
-def run_match(i: int, args, recognizer, tmp: Path) -> dict:
+def render_match(i: int, args, folder: Path) -> tuple[Path, dict, list | None]:
+    """Render match i (or reuse it from `folder`): the video, its truth, and (--labels) the
+    exact labels of every frame."""
     import cv2
 
     from controller.simulator import simulate
-    from controller.table import Table
-    from engine.record import score_record
 
     variant, players = SETUPS[i % len(SETUPS)]
     seed = args.seed + i
+    name = f"{variant}-{players}p-s{seed}-r{args.rounds}-f{args.fouls}-{args.fps}fps-{args.deck}"
+    path, truth_path = folder / f"{name}.mp4", folder / f"{name}.json"
+    if path.exists() and truth_path.exists() and not args.labels:
+        return path, json.loads(truth_path.read_text()), None
     video = simulate(
         variant, players, seed, rounds=args.rounds, fouls=args.fouls, fps=args.fps,
         misdeal=(i % 3 == 0), deck=args.deck,
     )  # fmt: skip
     t0 = time.perf_counter()
-    labels_by_frame = []
-    path = tmp / f"m{i}.mp4"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), args.fps, video.size)
+    labels_by_frame = [] if args.labels else None
+    part = path.with_suffix(".part.mp4")
+    writer = cv2.VideoWriter(str(part), cv2.VideoWriter_fourcc(*"mp4v"), args.fps, video.size)
     for _t, frame, labels in video.frames(with_labels=True):
         writer.write(frame)
-        if args.labels:
+        if labels_by_frame is not None:
             labels_by_frame.append(labels)
     writer.release()
-    render_s = time.perf_counter() - t0
+    part.rename(path)
+    truth = {
+        "variant": variant,
+        "players": players,
+        "seed": seed,
+        "dealer": video.game.rounds[0].dealer,
+        "record": video.game.record,
+        "fouls": video.game.fouls,
+        "marks": video.marks(),
+        "size": list(video.size),
+        "render_s": time.perf_counter() - t0,
+    }
+    truth_path.write_text(json.dumps(truth))
+    return path, truth, labels_by_frame
+
+
+def run_match(i: int, args, recognizer, folder: Path) -> dict:
+    import cv2
+
+    from controller.table import Table
+    from controller.table_geometry import TableGeometry
+    from engine.record import score_record
+
+    path, truth, labels_by_frame = render_match(i, args, folder)
+    variant, players = truth["variant"], truth["players"]
+    geometry = TableGeometry.default(players)
+    size = tuple(truth["size"])
     tracker_reader = None
-    if args.labels:
+    if labels_by_frame is not None:
         from controller.tracker import TrackerConfig
 
-        tracker_reader = LabelReader(video.geometry, video.size, TrackerConfig().crop_margin)
+        tracker_reader = LabelReader(geometry, size, TrackerConfig().crop_margin)
     events: list = []
     table = Table(
-        variant, players, video.game.rounds[0].dealer, geometry=video.geometry,
+        variant, players, truth["dealer"], geometry=geometry,
         recognizer=tracker_reader or recognizer, subscribers=[events.append],
     )  # fmt: skip
     cap = cv2.VideoCapture(str(path))
@@ -118,14 +148,15 @@ def run_match(i: int, args, recognizer, tmp: Path) -> dict:
             finish_of_event[e.id] = done_at
         k += 1
     cap.release()
-    path.unlink(missing_ok=True)
-    truth = score_record(video.game.record)
+    if not args.keep:
+        path.unlink(missing_ok=True)
+    score = score_record(truth["record"])
     result = table.result()
-    exact = result["rounds"] == truth["rounds"] and result["totals"] == truth["totals"]
-    injected = {(f["round"], f["play"], f["card"], f["kind"]) for f in video.game.fouls}
+    exact = result["rounds"] == score["rounds"] and result["totals"] == score["totals"]
+    injected = {(f["round"], f["play"], f["card"], f["kind"]) for f in truth["fouls"]}
     flagged = {(f["round"], f["play"], f["card"], f["kind"]) for f in result["fouls"]}
     marks = {}
-    for m in video.marks():
+    for m in truth["marks"]:
         if m["kind"] in ("landed", "shown"):
             marks[(m["round"], m["play"])] = m["t"]
     lat_video, lat_live, lat_fouls = [], [], []
@@ -147,11 +178,11 @@ def run_match(i: int, args, recognizer, tmp: Path) -> dict:
         "match": i,
         "variant": variant,
         "players": players,
-        "seed": seed,
-        "rounds": len(video.game.rounds),
+        "seed": truth["seed"],
+        "rounds": len(truth["record"]["rounds"]),
         "exact": exact,
         "totals": result["totals"],
-        "true_totals": truth["totals"],
+        "true_totals": score["totals"],
         "fouls_injected": len(injected),
         "fouls_flagged": len(injected & flagged),
         "false_fouls": sorted(flagged - injected),
@@ -165,7 +196,7 @@ def run_match(i: int, args, recognizer, tmp: Path) -> dict:
         "process_s": sum(proc),
         "frame_p95_ms": _pct(proc, 95) * 1000,
         "reads": table.tracker.reads_done,
-        "render_s": render_s,
+        "render_s": truth.get("render_s"),
         "errors": table.state.errors,
     }
 
@@ -186,8 +217,19 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--deck", default="bellot-lgpl21", help="card design (held out in training)")
     ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
+    ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")
+    ap.add_argument("--render-only", action="store_true", help="render the videos, stop")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    args.keep = args.videos is not None
+    if args.render_only:
+        if args.videos is None:
+            ap.error("--render-only needs --videos DIR")
+        args.videos.mkdir(parents=True, exist_ok=True)
+        for i in range(args.matches):
+            path, truth, _ = render_match(i, args, args.videos)
+            print(f"{path.name}: {truth.get('render_s', 0):.0f} s", flush=True)
+        return
 
     recognizer = None
     if not args.labels:
@@ -196,8 +238,10 @@ def main() -> None:
         recognizer = Recognizer()
     rows = []
     with tempfile.TemporaryDirectory(prefix="basra-bench-") as tmp:
+        folder = args.videos or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         for i in range(args.matches):
-            row = run_match(i, args, recognizer, Path(tmp))
+            row = run_match(i, args, recognizer, folder)
             rows.append(row)
             if not args.json:
                 print(

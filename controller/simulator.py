@@ -310,8 +310,8 @@ class Choreographer:
 
     def _pile_spot(self, seat: int) -> tuple[float, float]:
         sx, sy = self.geo.seats[seat % len(self.geo.seats)]
-        x = min(max(sx * self.w, 40), self.w - 40)
-        y = min(max(sy * self.h, 22), self.h - 22)
+        x = min(max(sx * self.w, 30), self.w - 30)  # at the edge, partly out of the frame
+        y = min(max(sy * self.h, 10), self.h - 10)
         off = 180 if len(self.geo.seats) == 2 else 0
         return (x + off, y) if abs(sy - 0.5) > abs(sx - 0.5) else (x, y + 120)
 

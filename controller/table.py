@@ -292,7 +292,10 @@ class Table:
             "floor_before": before,
             "floor_after": after,
             "t_landed": obs.t_landed,
+            "confidence": round(obs.confidence, 3),
         }
+        if obs.confidence < self.tracker.config.sure:
+            data["doubtful"] = True  # a legal verdict the referee may want to confirm
         if obs.shown and self._show_prompt is not None:
             data["prompt"] = self._show_prompt
             self._show_prompt = None

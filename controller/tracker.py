@@ -31,6 +31,7 @@ class TrackerConfig:
     sure: float = 0.8  # a card read this surely needs no second read
     doubt: float = 0.2  # a mean between doubt and sure asks for another read
     crop_margin: float = 0.04  # the recogniser sees the floor's box plus this margin
+    arm_patience_s: float = 1.5  # a "hand" that never moves for this long is read anyway
 
 
 @dataclass
@@ -66,7 +67,7 @@ class FloorTracker:
     _done: bool = False
     _size: tuple[int, int] | None = None
     _mask: np.ndarray | None = None
-    _outside: np.ndarray | None = None
+    _inner: np.ndarray | None = None
     moving: bool = False
     cards: dict[str, list[float]] = field(default_factory=dict)  # last snapshot's card boxes
     kept: int = 0  # cards kept from pixels when a read disagreed (misread or missed)
@@ -93,7 +94,8 @@ class FloorTracker:
             if not self._changed(_detail(small), _detail(self._ref), self.config.motion_fraction):
                 self._done = True  # still, and the same as the last snapshot: nothing to read
                 return None
-            if self._arm_from_edge(small):
+            waited = t - self._still_since
+            if waited < self.config.arm_patience_s and self._arm_from_edge(small):
                 return None  # a hand rests over the floor's edge: wait for it to leave
         if self.recognize is None:
             return None
@@ -120,8 +122,10 @@ class FloorTracker:
             sw = self.config.small_width
             sh = max(1, round(h * sw / w))
             self._mask = cv2.resize(self.geometry.floor_mask(w, h), (sw, sh)) > 127
-            grown = cv2.dilate(self._mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-            self._outside = ~grown
+            # The floor's inner part: a change there that reaches the frame's border is an arm
+            # (the players' piles at the edges may spill a little over the floor's line).
+            inner = cv2.erode(self._mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+            self._inner = inner
         sw, sh = self._mask.shape[1], self._mask.shape[0]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -138,7 +142,7 @@ class FloorTracker:
 
     def _arm_from_edge(self, small: np.ndarray) -> bool:
         """True when a changed blob reaches from the frame's border into the floor (an arm)."""
-        assert self._ref is not None and self._mask is not None
+        assert self._ref is not None and self._inner is not None
         moved = self._diff_mask(_detail(small), _detail(self._ref)).astype(np.uint8)
         n, labels = cv2.connectedComponents(moved)
         if n <= 1:
@@ -147,8 +151,8 @@ class FloorTracker:
         at_edge = set(np.unique(border).tolist()) - {0}
         if not at_edge:
             return False
-        on_floor = labels[self._mask & (moved > 0)]
-        return any(int(np.count_nonzero(on_floor == k)) >= 4 for k in at_edge)
+        on_floor = labels[self._inner & (moved > 0)]
+        return any(int(np.count_nonzero(on_floor == k)) >= 6 for k in at_edge)
 
     def _read(self, frame: np.ndarray, t: float, small: np.ndarray) -> Snapshot | None:
         h, w = frame.shape[:2]

@@ -47,6 +47,7 @@ class ObservedTurn:
     t: float  # when the turn's outcome was settled (the verdict can be given)
     t_landed: float  # when the played card (or the scoop) was first seen settled
     shown: bool = False  # the card was identified only by the "show the card" prompt
+    confidence: float = 1.0  # the least sure read the turn rests on
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ class TurnTracker:
     _card: str | None = None
     _laid: frozenset[str] = frozenset()
     _t_land: float = 0.0
+    _conf: float = 1.0
     _after: frozenset[str] = frozenset()
     _unreadable: frozenset[str] | None = None
     log: list[str] = field(default_factory=list)
@@ -164,8 +166,9 @@ class TurnTracker:
             (card,) = added
             if not self.can_capture(f, card):
                 self.floor = s  # a trail: final at once
-                return [ObservedTurn(card, f, s, snap.t, _landed(snap))]
+                return [ObservedTurn(card, f, s, snap.t, _landed(snap), False, snap.confidence)]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
+            self._conf = snap.confidence
             return []
         if not added and removed:
             # Cards left but the played card was never seen: ask for it, never guess.
@@ -175,7 +178,7 @@ class TurnTracker:
             # The card landed and cards left in one motion, the played card staying behind.
             (card,) = added
             self.floor = s
-            return [ObservedTurn(card, f, s, snap.t, _landed(snap))]
+            return [ObservedTurn(card, f, s, snap.t, _landed(snap), False, snap.confidence)]
         # Several cards appeared (or appeared and left): no single play explains it.
         if self._unreadable != s:
             self._unreadable = s
@@ -188,19 +191,21 @@ class TurnTracker:
             return []
         card, f = self._card, self.floor
         assert card is not None
+        conf = min(self._conf, snap.confidence)
         if s < laid:  # cards left: the capture is complete
             self.mode, self.floor = IDLE, s
-            return [ObservedTurn(card, f, s, snap.t, self._t_land)]
+            return [ObservedTurn(card, f, s, snap.t, self._t_land, False, conf)]
         if laid < s:
             # The next card came while this one still lay untouched: it trailed (the engine
             # decides whether that was a missed capture). Then read the next play.
             self.mode, self.floor = IDLE, laid
-            return [ObservedTurn(card, f, laid, snap.t, self._t_land), *self._idle(snap)]
+            turn = ObservedTurn(card, f, laid, snap.t, self._t_land, False, self._conf)
+            return [turn, *self._idle(snap)]
         # Cards left and a new one arrived between two settled views: the capture left
         # `laid & s`, then the next play.
         kept = laid & s
         self.mode, self.floor = IDLE, kept
-        return [ObservedTurn(card, f, kept, snap.t, self._t_land), *self._idle(snap)]
+        return [ObservedTurn(card, f, kept, snap.t, self._t_land, False, conf), *self._idle(snap)]
 
     def _await_show(self, snap: Snapshot) -> list[Intent]:
         after, s = self._after, snap.floor
@@ -211,7 +216,7 @@ class TurnTracker:
         if after <= s and len(added) == 1 and not added & self.floor:
             (card,) = added
             self.mode, self._card = SHOWING, card
-            return [ObservedTurn(card, self.floor, after, snap.t, snap.t, shown=True)]
+            return [ObservedTurn(card, self.floor, after, snap.t, snap.t, True, snap.confidence)]
         return []
 
     def _showing(self, snap: Snapshot) -> list[Intent]:

@@ -170,8 +170,13 @@ class _Search:
         top = groups.best(self.v, self.c)
         if cap is None or top == 0:
             return list(groups.maximal(self.v, self.c))
-        for need in (top, top - 2):  # a middle bar costs nearly a full search: few steps
-            us = groups.maximal_at_least(self.v, self.c, need)
+        # every largest-haul vector is maximal, and they come first (R8.1)
+        us = groups.optimal(self.v, self.c)
+        if sum(self.count(u) for u in us) >= cap:
+            return list(us)
+        if groups.total(self.c) - top > groups.REMAINDER_SLACK:
+            # many cards must stay: a size bar keeps the group search small
+            us = groups.maximal_at_least(self.v, self.c, top - 2)
             if sum(self.count(u) for u in us) >= cap:
                 return list(us)
         return list(groups.maximal(self.v, self.c))

@@ -121,9 +121,31 @@ def _best(v: int, c: int, tot: int, sm: int, memo: dict[int, int], shp) -> int:
     return b
 
 
+_DEC: dict[int, dict[int, bool]] = {v: {0: True} for v in range(1, 11)}
+
+
 def decomposable(v: int, c: int) -> bool:
     """True when all cards of `c` split into disjoint groups summing to v."""
-    return best(v, c) == total(c)
+    if value_sum(c) % v:
+        return False
+    return _dec(c, _DEC[v], shapes(v))
+
+
+def _dec(c: int, memo: dict[int, bool], shp) -> bool:
+    """Exact cover: the highest card left must lie in a group whose largest part it is, so
+    only those shapes are tried (no "leave it out" branch, unlike `best`); the caller has
+    checked that the value sum is a multiple of v, which every step keeps."""
+    r = memo.get(c)
+    if r is not None:
+        return r
+    high = (c.bit_length() - 1) >> 2
+    r = False
+    for s, _n in shp[high]:
+        if (c + GUARD - s) & GUARD == GUARD and _dec(c - s, memo, shp):
+            r = True
+            break
+    memo[c] = r
+    return r
 
 
 _OPT: dict[int, dict[int, frozenset[int]]] = {v: {} for v in range(1, 11)}
@@ -167,19 +189,22 @@ _MAXN: dict[int, dict[int, tuple[int, ...]]] = {v: {} for v in range(1, 11)}
 _REM: dict[int, dict[int, frozenset[int]]] = {v: {} for v in range(1, 11)}
 
 
+REMAINDER_SLACK = 7
+
+
 def maximal(v: int, c: int) -> frozenset[int]:
     """The inclusion-maximal used-count vectors (R2.8 ERAM plans, before suits are chosen);
     {0} when no group fits.
 
-    Two exact searches, chosen by shape: on rich floors where nearly every card fits a group
-    (slack = cards that must stay, at most 1, or 2 on 28+ cards) the few cards left over are
-    searched; otherwise the groups are (crossover measured on random count vectors).
+    Two exact searches, chosen by shape: where few cards must stay (slack = cards left by the
+    largest haul, at most REMAINDER_SLACK) the cards left over are searched, which is bounded
+    by the group-free multisets (4,573 for v = 10: about 3 ms at worst); otherwise the groups
+    are (crossover measured on random and adversarial count vectors).
     """
     b = best(v, c)
     if b == 0:
         return frozenset((0,))
-    slack = total(c) - b
-    if slack <= 1 or (slack == 2 and b >= 26):
+    if total(c) - b <= REMAINDER_SLACK:
         memo = _REM[v]
         r = memo.get(c)
         if r is None:
@@ -188,38 +213,52 @@ def maximal(v: int, c: int) -> frozenset[int]:
     return maximal_at_least(v, c, 0)
 
 
-@cache
-def _containing(v: int) -> tuple[tuple[int, ...], ...]:
-    """Per value index: the shapes for v that hold that value."""
-    return tuple(
-        tuple(s for lst in shapes(v) for s, _n in lst if (s >> (4 * j)) & 15) for j in range(FIELDS)
-    )
-
-
 def _maximal_by_remainder(v: int, c: int) -> frozenset[int]:
     """Maximal u <=> the remainder r = c - u is minimal among remainders of decomposable
     vectors; a minimal remainder holds no whole group. Breadth-first over remainders by size,
-    growing only group-free ones that hold no remainder already found."""
-    cont = _containing(v)
-    tot, sm = total(c), value_sum(c)
+    growing only group-free ones that hold no remainder already found.
+
+    Each remainder is grown only by cards of its highest value or above (every multiset comes
+    once, from its parent without its highest card; both prunings are inherited by subsets,
+    so nothing is lost), and it carries the bit set of its subset sums up to v, so "holds a
+    group" is one bit test (a group is two or more cards: values here are all below v)."""
+    sm = value_sum(c)
+    memo, shp = _DEC[v], shapes(v)
+    need = sm % v
+    full = (1 << (v + 1)) - 1
+    vbit = 1 << v
+    avail = unpack(c)
     found: list[int] = []
-    level = {0: 0}  # remainder -> its value sum
+    # found remainders by (value index j, count of j): r holds none of them, so r + one card
+    # of j can only hold one whose count of j is exactly r's count + 1
+    by_field: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(FIELDS)]
+    level = [(0, 0, 0, 1)]  # (remainder, its value sum, lowest value index to add, sums)
     while level:
-        nxt: dict[int, int] = {}
-        for r, rs in level.items():
-            if (sm - rs) % v == 0 and best(v, c - r) == tot - total(r):
-                if not any(f != r and (r + GUARD - f) & GUARD == GUARD for f in found):
-                    found.append(r)
-                continue
-            for j in range(v - 1):
+        grow = []
+        for item in level:  # first every find of this size, then the next size
+            r, rs = item[0], item[1]
+            if rs % v == need and _dec(c - r, memo, shp):
+                found.append(r)  # level order: no remainder found later is below it
+                for j, n in enumerate(unpack(r)):
+                    if n:
+                        by_field[j][n].append(r)
+            else:
+                grow.append(item)
+        nxt = []
+        for r, rs, lo, sums in grow:
+            for j in range(lo, v - 1):
+                n = ((r >> (4 * j)) & 15) + 1
+                if n > avail[j]:
+                    continue
+                s2 = (sums | (sums << (j + 1))) & full
+                if s2 & vbit:
+                    continue  # r2 would hold a group
                 r2 = r + UNIT[j]
-                if r2 in nxt or (c + GUARD - r2) & GUARD != GUARD:
-                    continue
-                if any((r2 + GUARD - s) & GUARD == GUARD for s in cont[j]):
-                    continue
-                if any((r2 + GUARD - f) & GUARD == GUARD for f in found):
-                    continue
-                nxt[r2] = rs + j + 1
+                for f in by_field[j][n]:
+                    if (r2 + GUARD - f) & GUARD == GUARD:
+                        break
+                else:
+                    nxt.append((r2, rs + j + 1, j, s2))
         level = nxt
     return frozenset(c - r for r in found)
 
@@ -292,8 +331,9 @@ def _maximal_only(cands: set[int]) -> list[int]:
 
 def clear_caches() -> None:
     """Forget memoised results (they are pure; this only bounds memory)."""
-    for d in (_BEST, _OPT, _MAXN, _REM):
+    for d in (_BEST, _OPT, _MAXN, _REM, _DEC):
         for v in d:
             d[v].clear()
     for v in _BEST:
         _BEST[v][0] = 0
+        _DEC[v][0] = True

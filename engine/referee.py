@@ -110,11 +110,17 @@ def judge(
         return Verdict("trail", None, (), False, 0, ())
     if not removed:  # R8.10: the played card vanished with nothing taken
         return foul("wrong_capture", (), legal())
-    if not is_legal_take(rules, before, card, removed):
-        return foul("wrong_capture", removed, legal())
+    alternatives = legal()
+    complete = len(alternatives) < _cap(rules) or (
+        rules.max_plans is not None and rules.max_plans <= len(alternatives)
+    )
+    # a complete list holds every legal set (ERAM: every offered plan, R8.1): look it up
+    ok = removed in alternatives if complete else is_legal_take(rules, before, card, removed)
+    if not ok:
+        return foul("wrong_capture", removed, alternatives)
     pts = basra_points(rules, before, card, removed, hist)
     kind = "sweep" if is_sweeper(rules, card) else "capture"
-    return Verdict(kind, None, removed, pts > 0, pts, legal())
+    return Verdict(kind, None, removed, pts > 0, pts, alternatives)
 
 
 def _cap(rules: RuleSet) -> int:

@@ -251,3 +251,37 @@ def test_shown_card_taken_back_while_the_next_card_lands():
     assert turn.data["card"] == "9D"
     (nxt,) = table.feed_snapshot(clock.snap("KD QS"))  # 9D back in the pile, QS laid
     assert nxt.data["card"] == "QS" and nxt.data["seat"] == 0
+
+
+def test_the_scoreboard_shows_a_basra_at_once_r3_4(caplog):
+    """Through the real bridge and its text board (the firmware protocol, ACKed frames)."""
+    import logging
+
+    from firmware_bridge.bridge import ScoreboardBridge
+    from firmware_bridge.display import DisplayState, announce_cells, render_text
+    from firmware_bridge.glyphs import cells_text
+
+    caplog.set_level(logging.INFO, logger="firmware_bridge.text")
+    bridge = ScoreboardBridge("text://").start()
+    try:
+        table = Table("classic", 2, 0, bridge=bridge)
+        clock = Clock()
+        table.feed_snapshot(clock.snap("AH 2S 3D 4C"))
+        table.feed_snapshot(clock.snap("AH 2S 3D 4C TD"))
+        table.feed_snapshot(clock.snap(""))
+        assert bridge.wait_synced(3.0)
+        # Side 1 (seat 1) scored 10; seat 0 is to play: the decimal point after side 0.
+        assert bridge.display_text() == render_text(DisplayState(0, 10, turn=0))
+        shown = [r.getMessage() for r in caplog.records]
+        assert f"scoreboard [{cells_text(announce_cells(1, 'bAsrA'))}]" in shown
+    finally:
+        bridge.close()
+
+
+def test_a_turn_read_without_certainty_is_marked_doubtful():
+    table, clock = dealt()
+    (turn,) = table.feed_snapshot(Snapshot(9.0, frozenset("9C 5H 4S KD QH".split()), 0.6))
+    assert turn.data["verdict"] == "trail"
+    assert turn.data["doubtful"] is True and turn.data["confidence"] == 0.6
+    (sure,) = table.feed_snapshot(Snapshot(10.0, frozenset("9C 5H 4S KD QH 2D".split()), 0.97))
+    assert "doubtful" not in sure.data

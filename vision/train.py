@@ -42,7 +42,7 @@ class TrainConfig:
     cls_size: int = 48
     cls_epochs: int = 8
     cls_batch: int = 32
-    cls_model: str = "yolo11n-cls.yaml"
+    cls_model: str = str(Path(__file__).resolve().parent / "arch" / "index_cls.yaml")
     cls_hours: float | None = None
     cls_lr: float = 0.002
     train_decks: tuple[str, ...] = TRAIN_DECKS
