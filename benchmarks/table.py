@@ -155,11 +155,13 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     exact = result["rounds"] == score["rounds"] and result["totals"] == score["totals"]
     injected = {(f["round"], f["play"], f["card"], f["kind"]) for f in truth["fouls"]}
     flagged = {(f["round"], f["play"], f["card"], f["kind"]) for f in result["fouls"]}
-    marks = {}
+    marks, touch = {}, {}
     for m in truth["marks"]:
         if m["kind"] in ("landed", "shown"):
             marks[(m["round"], m["play"])] = m["t"]
-    lat_video, lat_live, lat_fouls = [], [], []
+        elif m["kind"] == "touch":
+            touch[(m["round"], m["play"])] = m["t"]
+    lat_video, lat_live, lat_fouls, lat_touch = [], [], [], []
     for e in events:
         if e.type not in ("turn", "foul"):
             continue
@@ -173,6 +175,8 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         else:
             lat_video.append(lv)
             lat_live.append(ll)
+            if e.data.get("verdict") == "trail" and key in touch:
+                lat_touch.append(finish_of_event[e.id] - touch[key])  # from the card's touch
     duration = k * dt
     return {
         "match": i,
@@ -191,6 +195,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         "latency_video": lat_video,
         "latency_live": lat_live,
         "latency_fouls": lat_fouls,
+        "latency_trail_touch": lat_touch,
         "frames": k,
         "video_s": duration,
         "process_s": sum(proc),
@@ -255,6 +260,7 @@ def main() -> None:
     lat = [x for r in rows for x in r["latency_live"]]
     latv = [x for r in rows for x in r["latency_video"]]
     latf = [x for r in rows for x in r["latency_fouls"]]
+    latt = [x for r in rows for x in r["latency_trail_touch"]]
     video_s = sum(r["video_s"] for r in rows)
     process_s = sum(r["process_s"] for r in rows)
     summary = {
@@ -276,6 +282,8 @@ def main() -> None:
             "video_only_median": round(statistics.median(latv) * 1000) if latv else None,
             "video_only_p95": round(_pct(latv, 95) * 1000) if latv else None,
             "fouls_median": round(statistics.median(latf) * 1000) if latf else None,
+            "trail_from_touch_median": round(statistics.median(latt) * 1000) if latt else None,
+            "trail_from_touch_p95": round(_pct(latt, 95) * 1000) if latt else None,
         },
         "video_seconds": round(video_s, 1),
         "processing_seconds": round(process_s, 1),

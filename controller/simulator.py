@@ -282,11 +282,11 @@ class Choreographer:
 
     def _free_slot(self) -> tuple[float, float]:
         used = [p.center for p in self.at.values()]
-        free = [
-            s for s in self.slots if all(math.hypot(s[0] - u[0], s[1] - u[1]) > 40 for u in used)
+        free = [  # floor cards lie apart: their corner indices stay readable
+            s for s in self.slots if all(math.hypot(s[0] - u[0], s[1] - u[1]) > 70 for u in used)
         ]
         x, y = free[int(self.rng.integers(len(free)))] if free else self._random_spot()
-        return (x + self.rng.uniform(-12, 12), y + self.rng.uniform(-10, 10))
+        return (x + self.rng.uniform(-8, 8), y + self.rng.uniform(-6, 6))
 
     def _random_spot(self) -> tuple[float, float]:
         x1, y1, x2, y2 = self.geo.floor_box(self.w, self.h)
@@ -321,7 +321,7 @@ class Choreographer:
         return CardPlacement(
             code,
             (float(center[0]), float(center[1])),
-            float(self.rng.uniform(-18, 18)),
+            float(self.rng.uniform(-10, 10)),
             float(self.card_h * self.rng.uniform(0.97, 1.03)),
             face_up,
         )
@@ -578,7 +578,7 @@ class SimVideo:
             for k in range(n):
                 t = frame_no * dt
                 # Between two hand poses the frame is a blend (the hand moves every frame).
-                pos = (k + 0.5) / n * len(drawn) - 0.5
+                pos = k / max(1, n - 1) * (len(drawn) - 1)
                 i0 = int(min(max(math.floor(pos), 0), len(drawn) - 1))
                 i1 = min(i0 + 1, len(drawn) - 1)
                 a = float(min(max(pos - i0, 0.0), 1.0))

@@ -24,7 +24,8 @@ class TrackerConfig:
     small_width: int = 160  # motion is judged on a grey image this wide
     pixel_threshold: float = 7.0  # grey-level change that counts as moving (after blur)
     motion_fraction: float = 0.0015  # share of floor pixels that must change to be "motion"
-    settle_s: float = 0.06  # still this long before the recogniser runs
+    settle_s: float = 0.06  # still this long before the recogniser runs ...
+    settle_frames: int = 2  # ... and for at least this many frames (a hand may pause)
     min_reads: int = 1  # reads accumulated before a snapshot may be accepted
     max_reads: int = 4  # give up waiting for agreement after this many
     accept: float = 0.5  # mean confidence over the reads for a card to be on the floor
@@ -65,6 +66,7 @@ class FloorTracker:
     _still_since: float | None = None
     _reads: list[Read] = field(default_factory=list)
     _done: bool = False
+    _still_frames: int = 0
     _size: tuple[int, int] | None = None
     _mask: np.ndarray | None = None
     _inner: np.ndarray | None = None
@@ -85,10 +87,16 @@ class FloorTracker:
         self.moving = self._changed(small, prev, self.config.motion_fraction)
         if self.moving:
             self._still_since, self._reads, self._done = None, [], False
+            self._still_frames = 0
             return None
         if self._still_since is None:
             self._still_since = prev_t  # the still scene first appeared in the previous frame
-        if self._done or t - self._still_since < self.config.settle_s - 1e-6:
+        self._still_frames += 1
+        if (
+            self._done
+            or t - self._still_since < self.config.settle_s - 1e-6
+            or self._still_frames < self.config.settle_frames
+        ):
             return None
         if not self._reads and self._ref is not None:
             if not self._changed(_detail(small), _detail(self._ref), self.config.motion_fraction):
@@ -203,7 +211,7 @@ class FloorTracker:
         for r in self._reads:
             boxes.update(r.boxes)
         if small is not None and self._ref is not None:
-            self._keep_untouched(floor, boxes, small)
+            self._keep_untouched(floor, boxes, small, mean)
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
         self._done, self._reads = True, []
         self.cards = {c: boxes[c] for c in floor if c in boxes}
@@ -211,7 +219,9 @@ class FloorTracker:
             t=read.t, floor=frozenset(floor), confidence=conf, t_still=self._still_since
         )
 
-    def _keep_untouched(self, floor: set[str], boxes: dict, small: np.ndarray) -> None:
+    def _keep_untouched(
+        self, floor: set[str], boxes: dict, small: np.ndarray, mean: dict[str, float]
+    ) -> None:
         """A card whose patch of the image has not changed since the last snapshot is still
         there, whatever this read says: a read on it that names another card is a misread,
         and a read that misses it missed it. Only changed places are read afresh."""
@@ -227,9 +237,14 @@ class FloorTracker:
             patch = changed[max(0, c) : d, max(0, a) : b]
             return patch.size > 0 and float(patch.mean()) <= 0.04
 
-        # Nothing new appears where nothing changed: such a read is a phantom.
+        # Nothing new appears where nothing changed: an unsure read there is a phantom (a sure
+        # one is a card that an earlier read missed).
         for other in [o for o in floor if o not in self.cards and o in boxes]:
-            if untouched(*boxes[other]) and not self._inside_known(boxes[other]):
+            if (
+                mean.get(other, 1.0) < self.config.sure
+                and untouched(*boxes[other])
+                and not self._inside_known(boxes[other])
+            ):
                 floor.discard(other)
                 self.kept += 1
         for code, (x1, y1, x2, y2) in self.cards.items():

@@ -171,7 +171,7 @@ class _Search:
         if cap is None or top == 0:
             return list(groups.maximal(self.v, self.c))
         # every largest-haul vector is maximal, and they come first (R8.1)
-        us = groups.optimal(self.v, self.c)
+        us = groups.maximal_at_least(self.v, self.c, top)
         if sum(self.count(u) for u in us) >= cap:
             return list(us)
         if groups.total(self.c) - top > groups.REMAINDER_SLACK:

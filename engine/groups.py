@@ -231,7 +231,7 @@ def _maximal_by_remainder(v: int, c: int) -> frozenset[int]:
     found: list[int] = []
     # found remainders by (value index j, count of j): r holds none of them, so r + one card
     # of j can only hold one whose count of j is exactly r's count + 1
-    by_field: list[list[list[int]]] = [[[] for _ in range(5)] for _ in range(FIELDS)]
+    by_field: list[list[list[int]]] = [[[] for _ in range(16)] for _ in range(FIELDS)]
     level = [(0, 0, 0, 1)]  # (remainder, its value sum, lowest value index to add, sums)
     while level:
         grow = []

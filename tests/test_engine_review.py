@@ -109,8 +109,11 @@ TIE_B = [  # (pair Q takes, pair P takes): P trails a, Q trails b, P takes b, Q 
 TIE_A = [("9S", "9H"), ("9D", "9C"), ("TS", "TH"), ("KS", "KH")]
 
 
-def tie_round(dealer):
-    """2 players, 26-26: P (first to play) 11 point-card points, Q 2 (see the docstring)."""
+def tie_round(dealer, quiet=False):
+    """2 players, 26-26: P (first to play) 11 point-card points, Q 2 (see the docstring).
+
+    quiet: no J on a lone J either: KD (trail), KC takes it, JS sweeps the Qs, 7S trails,
+    JH takes it, 7D stays on the empty floor (R2.5), JD takes it, JC stays (to P, R3.5)."""
     p, q = (dealer + 1) % 2, dealer
     deals, plays = [], []
     for i in range(4):
@@ -122,8 +125,12 @@ def tie_round(dealer):
         deals.append({p: hp, q: hq})
     deals.append({p: [a for a, _ in TIE_A], q: [b for _, b in TIE_A]})
     plays += [c for pair in TIE_A for c in pair]
-    deals.append({p: ["KD", "7D", "JS", "JH"], q: ["KC", "7S", "JD", "JC"]})
-    plays += ["KD", "KC", "7D", "7S", "JS", "JD", "JH", "JC"]
+    if quiet:
+        deals.append({p: ["KD", "JS", "JH", "JD"], q: ["KC", "7S", "7D", "JC"]})
+        plays += ["KD", "KC", "JS", "7S", "JH", "7D", "JD", "JC"]
+    else:
+        deals.append({p: ["KD", "7D", "JS", "JH"], q: ["KC", "7S", "JD", "JC"]})
+        plays += ["KD", "KC", "7D", "7S", "JS", "JD", "JH", "JC"]
     return {"dealer": dealer, "deck": build_deck(2, dealer, 4, deals, QUEENS), "plays": plays}
 
 
@@ -531,6 +538,23 @@ def test_egyptian_tie_round_j_basra_and_no_point_cards():
     assert (out["totals"], out["winner"], out["finished"]) == ([0, 130], 1, True)
 
 
+def test_r5_2_r8_9_thirty_round_cap_draw_and_pending_lost():
+    # Egyptian (no point cards, V2): a quiet 26-26 round scores nothing; 30 pending a round
+    rounds = [tie_round(i % 2, quiet=True) for i in range(30)]
+    out = score_record(record("egyptian", rounds[:29]))
+    assert (out["finished"], out["winner"], out["totals"]) == (False, None, [0, 0])
+    out = score_record(record("egyptian", rounds))
+    assert [r["pending"] for r in out["rounds"]] == [30 * (i + 1) for i in range(30)]
+    assert all(r["score"] == [0, 0] and r["basras"] == [0, 0] for r in out["rounds"])
+    # R5.2: after 30 rounds the match ends; equal totals are a draw; the 900 are lost (R4.2)
+    assert (out["finished"], out["winner"], out["totals"]) == (True, None, [0, 0])
+    with pytest.raises(RecordError, match=r"rounds\[30\]"):
+        score_record(record("egyptian", [*rounds, tie_round(0, quiet=True)]))
+    # classic quiet tie: P 11, Q 2 point-card points (R4.3), nothing else
+    out = score_record(record("classic", [tie_round(1, quiet=True)]))
+    assert out["rounds"][0] == rnd([26, 26], [0, 0], [11, 2], [0, 0], [0, 0], [11, 2], 30)
+
+
 def test_four_players_are_two_teams():
     # dealer 1: seats 2 3 0 1 play in turn; seats 3 and 1 (side 1) take everything
     dealer = 1
@@ -743,3 +767,188 @@ def test_yemeni_jordanian_whole_rounds_basras_use_the_played_card():
     assert basra_points(YEMENI, ["AS", "2H", "7C", "8D"], "7D", ["AS", "2H", "7C", "8D"]) == 10
     assert basra_points(JORDANIAN, ["QS"], "QD", ["QS"]) == 20
     assert basra_points(JORDANIAN, ["JS"], "JD", ["JS"]) == 0
+
+
+# ---- the plan search on adversarial floors (R2.8, R8.1) -----------------------------------------
+
+ADVERSARIAL = [  # floors that once took 13-25 ms for ERAM (benchmarks/engine.py --worst)
+    (
+        "5C 9H 7D 3C 8S 9S 8D 2S 4D 4S TD 5D 6D 9C 7C 6S 8H 2C 6H 5H 4H 6C 2D 7H 4C 3S 9D 7S "
+        "3D 8C 2H 3H AC AH 5S TC TH",
+        "TS",
+    ),
+    (
+        "2H 2S TC 7C 9D 4H 8H 3H 9C 8C 8D 7H 2D 8S 2C 6S 5D AH 3S 7D 4D 5S 3D 9H TS 4S 6C 9S "
+        "TH 6H AD",
+        "TD",
+    ),
+    (
+        "8S 3S 3H 7H 2D AC 2H 6C 4H 4D 7C 6D 5D 5C 4S 6H 2S TH 3C 2C 9H 3D 4C 5S AH 5H AD 6S AS",
+        "TS",
+    ),
+]
+
+
+def _all_plans_by_vectors(floor, card):
+    """Every ERAM plan in R8.1 order from the plain group recursion (no remainder search)."""
+    from engine import groups
+    from engine.captures import _Search
+    from engine.cards import card_index
+
+    s = _Search(floor, card)
+    out = []
+    for u in groups.maximal_at_least(s.v, s.c, 0):
+        out += list(s.concrete(u))
+    return sorted(out, key=lambda t: (-len(t), [card_index(c) for c in t]))
+
+
+@pytest.mark.parametrize("floor, card", ADVERSARIAL)
+def test_eram_plans_on_adversarial_floors_match_the_plain_search(floor, card):
+    from engine import groups
+
+    floor = floor.split(" ")
+    want = _all_plans_by_vectors(floor, card)
+    groups.clear_caches()
+    got = [p.takes for p in plans(ERAM, floor, card).plans]
+    assert got == want[:12]
+    assert count_takes(ERAM, floor, card) == len(want)
+    last = [c for c in floor if c not in got[-1]]
+    assert judge(ERAM, floor, card, last).foul is None
+    if len(want) > 12:
+        v = judge(ERAM, floor, card, [c for c in floor if c not in want[12]])
+        assert v.foul == "wrong_capture"
+
+
+def test_remainder_search_matches_the_group_search_at_every_slack():
+    # the leftover-side search (used when few cards must stay) against the group recursion,
+    # on seeded random value counts of every size
+    import random
+
+    from engine import groups
+
+    rng = random.Random(7)
+    for _ in range(400):
+        v = rng.choice([10, 10, 9, 8, 7, 6, 5, 4])
+        counts = [rng.choice([0, 1, 2, 3, 4, 4, 4]) for _ in range(v - 1)]
+        c = sum(k << (4 * j) for j, k in enumerate(counts))
+        groups.clear_caches()
+        if groups.best(v, c) == 0:
+            continue
+        want = groups.maximal_at_least(v, c, 0)
+        groups.clear_caches()
+        assert groups._maximal_by_remainder(v, c) == want, (v, counts)
+        groups.clear_caches()
+        assert groups.maximal(v, c) == want
+
+
+# ---- an independent reference, written from RULES.md alone, on many small floors --------------
+
+RANK_VALUE = {r: i + 1 for i, r in enumerate("A23456789T")}
+
+
+def _split(values, target, min_parts):
+    """Can `values` be split into disjoint groups, each of >= min_parts cards summing to
+    target? (brute force)"""
+    if not values:
+        return True
+    import itertools
+
+    first, rest = values[0], values[1:]
+    for k in range(len(rest) + 1):
+        for combo in itertools.combinations(range(len(rest)), k):
+            if k + 1 >= min_parts and first + sum(rest[i] for i in combo) == target:
+                left = [rest[i] for i in range(len(rest)) if i not in combo]
+                if _split(left, target, min_parts):
+                    return True
+    return False
+
+
+def _ref_sets(variant, floor, card):
+    """Legal take sets per R2.2-R2.8 and R8.1, by subset enumeration."""
+    import itertools
+
+    from engine.cards import card_index
+
+    if not floor:
+        return []
+    if card[0] == "J" or (card == "7D" and variant != "lebanese"):
+        return [tuple(sorted(floor, key=card_index))]
+    if card[0] in "QK":
+        same = tuple(sorted((f for f in floor if f[0] == card[0]), key=card_index))
+        return [same] if same else []
+    v = RANK_VALUE[card[0]]
+    matches = [f for f in floor if f[0] == card[0]]
+    others = [f for f in floor if f[0] in RANK_VALUE and f[0] != card[0]]
+    valid = set()
+    for k in range(len(others) + 1):
+        for sub in itertools.combinations(others, k):
+            if _split([RANK_VALUE[c[0]] for c in sub], v, 2) and (sub or matches):
+                valid.add(frozenset(sub) | frozenset(matches))
+    if variant == "eram":
+        keep = [s for s in valid if not any(s < t for t in valid)]
+    else:
+        top = max((len(s) for s in valid), default=0)
+        keep = [s for s in valid if len(s) == top]
+    out = sorted(
+        (tuple(sorted(s, key=card_index)) for s in keep),
+        key=lambda t: (-len(t), [card_index(c) for c in t]),
+    )
+    return out[:12] if variant == "eram" else out
+
+
+def _ref_basra(variant, floor, card, takes, history):
+    if not floor or len(takes) != len(floor):
+        return 0
+    if card[0] == "J":
+        lone_j = len(floor) == 1 and floor[0][0] == "J"
+        return {"egyptian": 20, "yemeni": 20, "lebanese": 10}.get(variant, 0) if lone_j else 0
+    numbers = all(c[0] in RANK_VALUE for c in floor)
+    total = sum(RANK_VALUE.get(c[0], 0) for c in floor)
+    if card == "7D" and variant != "lebanese":
+        if variant == "eram":
+            ok = len(floor) <= 10 and not any(c[0] in "QK" for c in floor)
+        elif variant == "yemeni":
+            ok = (numbers and total < 10) or all(c[0] in "TQK" for c in floor)
+            vals = [RANK_VALUE[c[0]] for c in floor] if numbers else []
+            for g in range(1, 10):
+                if numbers and total % g == 0 and total // g >= 2 and _split(vals, g, 1):
+                    ok = True
+        else:
+            ok = numbers and total <= 10
+        return (14 if variant == "jordanian" else 10) if ok else 0
+    if variant == "lebanese":
+        if len(floor) == 1:
+            return 10 if floor[0][0] == card[0] else 0
+        if len(floor) == 2 and history and card[0] in RANK_VALUE:
+            prev = history[-1]
+            x, y = prev.floor[0] if len(prev.floor) == 1 else None, prev.play
+            if x and set(floor) == {x, y} and numbers and total == RANK_VALUE[card[0]]:
+                return 10
+        return 0
+    if variant == "jordanian":
+        return 2 * RANK_VALUE.get(card[0], 10)
+    return 10
+
+
+def test_every_variant_against_an_independent_reference_on_small_floors():
+    import random
+
+    from engine.cards import FULL_DECK
+
+    rng = random.Random(11)
+    pool = [c for c in FULL_DECK if c[0] in "A234567JQK" or c in ("TD", "TS", "9S", "8H")]
+    for _ in range(1500):
+        variant = rng.choice(sorted(VARIANTS))
+        cards = rng.sample(pool, rng.randint(1, 8))
+        card, floor = cards[0], cards[1:]
+        history = ()
+        if variant == "lebanese" and len(floor) == 2 and rng.random() < 0.7:
+            history = (Play((floor[0],), floor[1]),)
+        sets = _ref_sets(variant, floor, card)
+        out = plans(VARIANTS[variant], floor, card, history)
+        assert [p.takes for p in out.plans] == sets, (variant, floor, card)
+        for p in out.plans:
+            want = _ref_basra(variant, floor, card, p.takes, history)
+            assert p.basra_points == want and p.basra == (want > 0), (variant, floor, card)
+        sweeper = card[0] == "J" or (card == "7D" and variant != "lebanese")
+        assert out.kind == ("trail" if not sets else "sweep" if sweeper else "capture")

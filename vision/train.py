@@ -174,7 +174,8 @@ def train_detector(cfg: TrainConfig) -> Path:
         hsv_h=0.03,
         hsv_s=0.6,
         hsv_v=0.4,
-        warmup_epochs=min(1.0, cfg.det_epochs / 4),
+        warmup_epochs=0.3,
+        warmup_bias_lr=0.0,
         verbose=False,
     )
     return cfg.work / "det" / "weights" / "best.pt"
@@ -211,7 +212,9 @@ def train_classifier(cfg: TrainConfig) -> Path:
         hsv_h=0.02,
         hsv_s=0.5,
         hsv_v=0.4,
-        warmup_epochs=min(1.0, cfg.cls_epochs / 4),
+        warmup_epochs=0.3,
+        warmup_bias_lr=0.0,  # the default 0.1 is an SGD setting: with AdamW it wrecks early steps
+        cache="ram",
         verbose=False,
     )
     return cfg.work / "cls" / "weights" / "best.pt"
