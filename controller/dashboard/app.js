@@ -202,6 +202,7 @@ function renderPending(list) {
         p.seat != null ? seatName(p.seat) : "", " ", p.card ? card(p.card) : null));
     const buttons = el("div", { class: "actions" });
     if (p.type === "foul") {
+      if (STRINGS.en[`why_${p.kind}`]) li.append(el("div", { class: "why", text: t(`why_${p.kind}`) }));
       li.append(el("div", { class: "legal" }, `${t("legal")}: `,
         ...(p.legal.length ? p.legal.map((s) => el("span", { class: "alt" }, cards(s)))
                            : [el("span", { text: t("no_legal") })])));
