@@ -220,6 +220,7 @@ def main() -> None:
     ap.add_argument("--fouls", type=int, default=1, help="fouls injected per match")
     ap.add_argument("--fps", type=int, default=30, choices=(15, 30))
     ap.add_argument("--seed", type=int, default=100)
+    ap.add_argument("--first", type=int, default=0, help="index of the first match")
     ap.add_argument("--deck", default="bellot-lgpl21", help="card design (held out in training)")
     ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
     ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")
@@ -231,7 +232,7 @@ def main() -> None:
         if args.videos is None:
             ap.error("--render-only needs --videos DIR")
         args.videos.mkdir(parents=True, exist_ok=True)
-        for i in range(args.matches):
+        for i in range(args.first, args.first + args.matches):
             path, truth, _ = render_match(i, args, args.videos)
             print(f"{path.name}: {truth.get('render_s', 0):.0f} s", flush=True)
         return
@@ -245,7 +246,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="basra-bench-") as tmp:
         folder = args.videos or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        for i in range(args.matches):
+        for i in range(args.first, args.first + args.matches):
             row = run_match(i, args, recognizer, folder)
             rows.append(row)
             if not args.json:

@@ -24,7 +24,7 @@ class TrackerConfig:
     small_width: int = 160  # motion is judged on a grey image this wide
     pixel_threshold: float = 7.0  # grey-level change that counts as moving (after blur)
     motion_fraction: float = 0.0015  # share of floor pixels that must change to be "motion"
-    settle_s: float = 0.06  # still this long before the recogniser runs ...
+    settle_s: float = 0.1  # still this long before the recogniser runs ...
     settle_frames: int = 2  # ... and for at least this many frames (a hand may pause)
     min_reads: int = 1  # reads accumulated before a snapshot may be accepted
     max_reads: int = 4  # give up waiting for agreement after this many
@@ -67,6 +67,7 @@ class FloorTracker:
     _reads: list[Read] = field(default_factory=list)
     _done: bool = False
     _still_frames: int = 0
+    _still_ref: np.ndarray | None = None
     _size: tuple[int, int] | None = None
     _mask: np.ndarray | None = None
     _inner: np.ndarray | None = None
@@ -84,13 +85,19 @@ class FloorTracker:
         if prev is None:
             self._still_since = t
             return None
-        self.moving = self._changed(small, prev, self.config.motion_fraction)
+        # Moving: changed since the last frame, or drifted since the still period began (a
+        # hand slowing down changes little from frame to frame, but it adds up).
+        frac = self.config.motion_fraction
+        self.moving = self._changed(small, prev, frac) or (
+            self._still_ref is not None and self._changed(small, self._still_ref, frac)
+        )
         if self.moving:
             self._still_since, self._reads, self._done = None, [], False
-            self._still_frames = 0
+            self._still_frames, self._still_ref = 0, None
             return None
         if self._still_since is None:
             self._still_since = prev_t  # the still scene first appeared in the previous frame
+            self._still_ref = prev
         self._still_frames += 1
         if (
             self._done
@@ -132,7 +139,7 @@ class FloorTracker:
             self._mask = cv2.resize(self.geometry.floor_mask(w, h), (sw, sh)) > 127
             # The floor's inner part: a change there that reaches the frame's border is an arm
             # (the players' piles at the edges may spill a little over the floor's line).
-            inner = cv2.erode(self._mask.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+            inner = cv2.erode(self._mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
             self._inner = inner
         sw, sh = self._mask.shape[1], self._mask.shape[0]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame

@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import index_crop
+from vision.crops import CROP_PX, index_crop, upright
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -85,6 +85,7 @@ class Recognizer:
         self.meta = meta
         self.names: list[str] = meta["cls_names"]
         self.cls_size = int(meta["cls_size"])
+        self.upright = bool(meta.get("upright", False))
         self.det_size = int(det_size)
         self.index_conf = float(meta.get("index_conf", 0.25))
         self.card_conf = float(meta.get("card_conf", 0.3))
@@ -124,9 +125,7 @@ class Recognizer:
         idx_boxes, idx_conf, card_boxes, card_conf = self._run_detector(frame_bgr)
         hits: list[IndexHit] = []
         if len(idx_boxes):
-            crops = np.stack(
-                [index_crop(frame_bgr, b, self.cls_size) for b in idx_boxes]
-            )  # N,H,W,3 BGR
+            crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
             x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
             probs = self.cls.run(None, {self._cls_in: np.ascontiguousarray(x)})[0]
             for b, c, p in zip(idx_boxes, idx_conf, probs, strict=True):
@@ -159,6 +158,15 @@ class Recognizer:
         return out
 
     # -- internals -----------------------------------------------------------------------------
+    def _crop(self, frame: np.ndarray, box) -> np.ndarray:
+        """The classifier's view of one index: square cut, turned upright, resized."""
+        crop = index_crop(frame, box, CROP_PX)
+        if self.upright:
+            crop = upright(crop)
+        if crop.shape[0] != self.cls_size:
+            crop = cv2.resize(crop, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
+        return crop
+
     def _run_detector(self, frame: np.ndarray):
         h, w = frame.shape[:2]
         scale = self.det_size / max(h, w)

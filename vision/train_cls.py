@@ -83,7 +83,9 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     theta[:, :, 2] = torch.empty(n, 2).uniform_(-0.12, 0.12, generator=g)
     grid = nn.functional.affine_grid(theta, list(x.shape), align_corners=False)
     x = nn.functional.grid_sample(x, grid, padding_mode="border", align_corners=False)
-    x = x + torch.randn(x.shape, generator=g) * torch.empty(n, 1, 1, 1).uniform_(0, 0.05, generator=g)
+    x = x + torch.randn(x.shape, generator=g) * torch.empty(n, 1, 1, 1).uniform_(
+        0, 0.05, generator=g
+    )
     return x.clamp(0, 1)
 
 
@@ -123,7 +125,8 @@ def train(
     history = []
     best = (-1.0, None)
     total_steps = epochs * steps_per_epoch
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=total_steps, pct_start=0.15)
+    warm = max(1, steps_per_epoch // 3)
+    step = 0
     epoch = 0
     while epoch < epochs:
         model.train()
@@ -132,24 +135,31 @@ def train(
         for k in range(steps_per_epoch):
             idx = perm[k * batch : (k + 1) * batch]
             xb = augment(xtr_t[idx].float() / 255.0, g)
+            # linear warm-up, then cosine decay to 2 % over the (possibly re-fitted) total
+            frac = min(1.0, step / max(1, total_steps))
+            scale = min(1.0, (step + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
+            for group in opt.param_groups:
+                group["lr"] = lr * scale
             loss = loss_fn(model(xb), ytr_t[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
-            if sched.last_epoch < total_steps - 1:
-                sched.step()
-            run_loss += float(loss)
+            step += 1
+            run_loss += float(loss.detach())
         acc = accuracy(model, xva_t, yva_t)
         epoch += 1
-        history.append({"epoch": epoch, "loss": round(run_loss / steps_per_epoch, 4), "val_top1": acc})
-        log(f"classifier epoch {epoch}/{epochs}: loss {history[-1]['loss']}, held-out top1 {acc:.4f}")
+        history.append(
+            {"epoch": epoch, "loss": round(run_loss / steps_per_epoch, 4), "val_top1": acc}
+        )
+        log(
+            f"classifier epoch {epoch}/{epochs}: loss {history[-1]['loss']}, held-out top1 {acc:.4f}"
+        )
         if acc >= best[0]:
             best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
         if seconds and epoch == 1:  # fit the schedule to the time budget
             per = time.time() - t0
             epochs = max(2, min(60, int(seconds / per)))
             total_steps = epochs * steps_per_epoch
-            sched.total_steps = total_steps
     model.load_state_dict(best[1])
     torch.save(best[1], out_onnx.with_suffix(".pt"))
     export_onnx(model, out_onnx, size)
