@@ -19,9 +19,21 @@ REFEREE = "referee"
 SCORE = "score"
 ROUND_ENDED = "round_ended"
 MATCH_ENDED = "match_ended"
+CARD_LAID = "card_laid"  # a played card lies on the floor, its capture not yet seen
 
 EVENT_TYPES = frozenset(
-    {MATCH_STARTED, ROUND_STARTED, PROMPT, TURN, FOUL, REFEREE, SCORE, ROUND_ENDED, MATCH_ENDED}
+    {
+        MATCH_STARTED,
+        ROUND_STARTED,
+        PROMPT,
+        TURN,
+        FOUL,
+        REFEREE,
+        SCORE,
+        ROUND_ENDED,
+        MATCH_ENDED,
+        CARD_LAID,
+    }
 )
 
 

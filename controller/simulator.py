@@ -143,12 +143,13 @@ def play_match(
             raise UserError(f"--dealer must be a seat from 0 to {players - 1}, not {dealer}")
         first = dealer
     m = Match(rules, players=players, dealer=first)
-    # Foul slots: spread over the first round (turns 3..44, never the last plays).
+    # Foul slots: spread over the first rounds (turns 3..36, deferred at most to 45: never
+    # the last plays, whose leftovers scoop would hide a missed capture).
     limit_rounds = rounds if rounds is not None else 10_000
     foul_slots: dict[tuple[int, int], str] = {}
     if fouls:
         n_rounds = min(limit_rounds, 3)
-        picks = rng.choice(np.arange(3, 44), size=min(fouls, 41), replace=False)
+        picks = rng.choice(np.arange(3, 37), size=min(fouls, 34), replace=False)
         for k, p in enumerate(sorted(int(x) for x in picks)):
             r = k % n_rounds
             foul_slots[(r, p)] = FOUL_KINDS[int(rng.integers(2))]
@@ -174,12 +175,17 @@ def play_match(
                 if done:
                     sim = SimPlay(r, i, seat, m.log[-1]["plays"][-1]["card"], before, m.floor, want)
                     injected.append({"round": r, "play": i, "card": sim.card, "kind": want})
-                else:
-                    pending_fouls[i + 1] = want  # no capturing card in hand: try the next turn
+                else:  # no capturing card in hand: try a later turn (before the round's end)
+                    later = next((j for j in range(i + 1, 46) if j not in pending_fouls), None)
+                    if later is not None:
+                        pending_fouls[later] = want
             if not done:
                 card, takes = _bot_choice(m, rng)
                 m.play(card, takes=list(takes) if takes else None)
-                fast = bool(takes) and i < 46 and rng.random() < fast_share
+                # A fast scoop right after a missed capture would look, from the floor alone,
+                # like the previous player's late capture: the bots do not mix the two.
+                after_foul = bool(sr.plays) and sr.plays[-1].foul is not None
+                fast = bool(takes) and i < 46 and rng.random() < fast_share and not after_foul
                 sim = SimPlay(r, i, seat, card, before, m.floor, None, fast)
             sr.plays.append(sim)
             if sum(len(h) for h in m.hands) > sum(hand_sizes) - 1:

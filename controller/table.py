@@ -20,6 +20,7 @@ from controller.table_geometry import TableGeometry
 from controller.table_state import PENDING, UNREADABLE, TableState, replay
 from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import (
+    CardLaid,
     MisdealPrompt,
     ObservedTurn,
     RoundStart,
@@ -221,6 +222,17 @@ class Table:
             self._show_prompt = e.id
             self._announce(None if seat is None else self._side(seat), "UAit")
             return [e]
+        if isinstance(intent, CardLaid):
+            rnd = self.state.current_round
+            data = {
+                "round": rnd.index,
+                "play": len(rnd.live_turns()),
+                "seat": self.state.to_play,
+                "card": intent.card,
+                "floor_before": _sorted(intent.floor_before),
+                "floor": _sorted(intent.floor),
+            }
+            return [self._emit(ev.CARD_LAID, data, intent.t)]
         if isinstance(intent, ShowCancelled):
             closes, self._show_prompt = self._show_prompt, None
             data = {"kind": "cleared", "text": "the floor is as before: no turn", "seat": None}
@@ -384,15 +396,40 @@ class Table:
         if m.finished:
             out.append(self._emit(ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}, t))
         else:
-            self.turns.expect_deal(require_empty=True)
+            self.turns.expect_deal(require_empty=True, leftovers=self._leftovers())
         return out
 
+    def _leftovers(self) -> frozenset[str]:
+        """The cards the last round left on the floor (R3.5: the last capturer takes them)."""
+        for rnd in reversed(self.state.rounds):
+            live = rnd.live_turns()
+            if live:
+                return frozenset(live[-1].floor_after)
+        return frozenset()
+
     def _resume(self) -> None:
-        phase = self.state.phase
-        if phase == "playing":
-            self.turns.set_floor(self.state.floor)
-        elif phase == "dealing":
-            self.turns.expect_deal(require_empty=bool(self.state.rounds))
+        """Put the turn tracker back where the stored events left it."""
+        st = self.state
+        if st.phase == "playing":
+            self.turns.set_floor(st.floor)
+            laid = st.laid
+            show = next((p for p in reversed(st.prompts) if p.open and p.kind == "show_card"), None)
+            if laid is not None:
+                self.turns.resume_laid(laid["card"], laid["floor_before"], laid["floor"], st.last_t)
+            elif show is not None and show.data:
+                self.turns.resume_show(show.data["floor_before"], show.data["floor_after"])
+                self._show_prompt = show.event_id
+            else:
+                live = st.current_round.live_turns()
+                if live and live[-1].shown and live[-1].card:
+                    self.turns.resume_showing(live[-1].card, live[-1].floor_after)
+        elif st.phase == "dealing":
+            self.turns.expect_deal(require_empty=bool(st.rounds), leftovers=self._leftovers())
+            fix = next(
+                (p for p in reversed(st.prompts) if p.open and p.kind == "misdeal_fix"), None
+            )
+            if fix is not None:
+                self._misdeal_prompt = fix.event_id
 
     # ---- rules helpers for the turn tracker -------------------------------------------------
     def _can_capture(self, floor: frozenset[str], card: str) -> bool:

@@ -50,6 +50,7 @@ class TurnRecord:
     status: str = OK
     t: float = 0.0
     decided_by: int | None = None  # the referee event that decided it
+    shown: bool = False  # the card was read when its player showed it (after a prompt)
 
     @property
     def is_foul(self) -> bool:
@@ -85,6 +86,7 @@ class Prompt:
     text: str
     seat: int | None
     open: bool = True
+    data: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -100,6 +102,7 @@ class TableState:
     last_event_id: int = 0
     last_t: float = 0.0
     started: bool = False
+    laid: dict[str, Any] | None = None  # a card lying on the floor, its turn not yet judged
     errors: list[str] = field(default_factory=list)
     match: Any = None  # engine.match.Match, rebuilt from the turns
     _rules: Any = None
@@ -222,6 +225,7 @@ class TableState:
             "fouls": self.fouls(),
             "pending": self.pending(),
             "last_turn": self.turns()[-1].to_dict() if self.turns() else None,
+            "laid": self.laid,
             "errors": list(self.errors),
         }
 
@@ -362,8 +366,10 @@ def _turn(st: TableState, e: Event) -> None:
         floor_after=tuple(d.get("floor_after") or ()),
         status=status,
         t=e.t,
+        shown=d.get("prompt") is not None,
     )
     rnd.turns.append(tr)
+    st.laid = None
     st._apply_turn(st.match, tr)
     prompt_id = d.get("prompt")
     if prompt_id is not None:
@@ -380,6 +386,7 @@ def _prompt(st: TableState, e: Event) -> None:
             str(d.get("kind", "")),
             str(d.get("text", "")),
             None if seat is None else int(seat),
+            data=dict(d),
         )
     )
     if d.get("closes") is not None:  # a note that settles an earlier prompt
@@ -517,6 +524,11 @@ def _history_before(st: TableState, rnd: RoundLog, tr: TurnRecord) -> tuple:
     return tuple(out)
 
 
+def _card_laid(st: TableState, e: Event) -> None:
+    _need_match(st, e)
+    st.laid = dict(e.data)
+
+
 def _round_ended(st: TableState, e: Event) -> None:
     _need_match(st, e)
     rnd = st.current_round
@@ -544,6 +556,7 @@ _HANDLERS = {
     ev.SCORE: _derived,
     ev.ROUND_ENDED: _round_ended,
     ev.MATCH_ENDED: _derived,
+    ev.CARD_LAID: _card_laid,
 }
 
 

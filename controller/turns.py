@@ -51,6 +51,16 @@ class ObservedTurn:
 
 
 @dataclass(frozen=True)
+class CardLaid:
+    """A card that can capture was laid; its turn ends when cards leave (or the next lands)."""
+
+    card: str
+    floor_before: frozenset[str]
+    floor: frozenset[str]
+    t: float
+
+
+@dataclass(frozen=True)
 class ShowCardPrompt:
     """Cards left the floor but the played card was never seen (a fast lay-and-scoop)."""
 
@@ -76,7 +86,13 @@ class UnreadablePrompt:
 
 
 Intent = (
-    RoundStart | MisdealPrompt | ObservedTurn | ShowCardPrompt | ShowCancelled | UnreadablePrompt
+    RoundStart
+    | MisdealPrompt
+    | CardLaid
+    | ObservedTurn
+    | ShowCardPrompt
+    | ShowCancelled
+    | UnreadablePrompt
 )
 
 DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
@@ -98,6 +114,7 @@ class TurnTracker:
     seen_empty: bool = True
     _last4: frozenset[str] | None = None
     _prompted: frozenset[str] = frozenset()
+    _leftovers: frozenset[str] = frozenset()
     _card: str | None = None
     _laid: frozenset[str] = frozenset()
     _t_land: float = 0.0
@@ -107,10 +124,14 @@ class TurnTracker:
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
-    def expect_deal(self, require_empty: bool = True) -> None:
-        """A new round: wait for the floor to be cleared (if asked) and 4 cards laid."""
+    def expect_deal(self, require_empty: bool = True, leftovers=frozenset()) -> None:
+        """A new round: wait for the floor to be cleared (if asked) and 4 cards laid.
+
+        `leftovers` are the last round's cards still on the floor (R3.5): a view holding
+        only those is not a deal; a view with any other card means the floor was cleared."""
         self.mode = DEAL
         self.seen_empty = not require_empty
+        self._leftovers = frozenset(leftovers)
         self._last4 = None
         self._prompted = frozenset()
 
@@ -135,6 +156,8 @@ class TurnTracker:
         if not s:
             self.seen_empty = True
             return []
+        if not self.seen_empty and not s <= self._leftovers:
+            self.seen_empty = True  # a card that was not left over: the deal has begun
         if not self.seen_empty or len(s) < 4:
             return []  # last round's leftovers not yet cleared, or the deal is in progress
         if len(s) == 4:
@@ -169,7 +192,7 @@ class TurnTracker:
                 return [ObservedTurn(card, f, s, snap.t, _landed(snap), False, snap.confidence)]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
             self._conf = snap.confidence
-            return []
+            return [CardLaid(card, f, s, snap.t)]
         if not added and removed:
             # Cards left but the played card was never seen: ask for it, never guess.
             self.mode, self._after = AWAIT_SHOW, s
@@ -225,6 +248,24 @@ class TurnTracker:
         # The shown card went back to its owner: go on from the floor after the turn.
         self.set_floor(self._after)
         return self._idle(snap)
+
+    def resume_laid(self, card: str, floor_before, floor, t: float) -> None:
+        """A restarted table: the card was laid before the restart, its capture not yet seen."""
+        self.mode, self.floor = LAID, frozenset(floor_before)
+        self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, 1.0
+
+    def resume_show(self, floor_before, floor_after) -> None:
+        """A restarted table: the "show the card" prompt is still open."""
+        self.mode, self.floor, self._after = (
+            AWAIT_SHOW,
+            frozenset(floor_before),
+            frozenset(floor_after),
+        )
+
+    def resume_showing(self, card: str, floor_after) -> None:
+        """A restarted table: the last turn's card was being shown (it may still lie there)."""
+        self.mode, self._card, self._after = SHOWING, card, frozenset(floor_after)
+        self.floor = frozenset(floor_after)
 
     def resolve_shown(self, floor_after: frozenset[str]) -> None:
         """The referee named the unseen card: go on from the floor as it is."""

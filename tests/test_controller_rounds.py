@@ -66,21 +66,26 @@ def test_a_played_out_match_ends_with_a_winner_r5():
 
 
 def test_resumed_table_continues_exactly():
-    video = simulate("classic", 2, 31, rounds=2, fouls=1)
+    """Cut anywhere (a card lying before its scoop, a "show the card" prompt open, the deal,
+    a misdeal fix): a table rebuilt from the events carries on to the same result."""
+    video = simulate("classic", 2, 31, rounds=2, fouls=2, misdeal=True, fast_share=0.2)
     whole, log = run_floors(video)
     floors = list(video.still_floors())
-    cut = len(floors) * 2 // 3  # stop in the middle of round 2
-    part: list = []
-    first = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[part.append])
-    for t, floor in floors[:cut]:
-        first.feed_snapshot(Snapshot(t, floor))
-    # A restarted controller: a new Table from the stored events, then the rest of the video.
-    again = Table("classic", 2, 0, events=part)
-    assert again.state.to_dict() == first.state.to_dict()
-    for t, floor in floors[cut:]:
-        again.feed_snapshot(Snapshot(t, floor))
-    assert again.result() == whole.result()
-    assert again.state.last_event_id == whole.state.last_event_id
+    dealer = video.game.rounds[0].dealer
+    states = set()
+    for cut in range(3, len(floors), 5):
+        part: list = []
+        first = Table("classic", 2, dealer, subscribers=[part.append])
+        for t, floor in floors[:cut]:
+            first.feed_snapshot(Snapshot(t, floor))
+        states.add(first.turns.mode)
+        again = Table("classic", 2, 0, events=part)  # a restarted controller
+        assert again.state.to_dict() == first.state.to_dict()
+        for t, floor in floors[cut:]:
+            again.feed_snapshot(Snapshot(t, floor))
+        assert again.result() == whole.result(), f"cut at {cut}"
+        assert again.state.last_event_id == whole.state.last_event_id
+    assert {"deal", "idle", "laid", "await_show"} <= states
 
 
 def test_injected_fouls_are_real_fouls_of_the_engine():
@@ -105,7 +110,13 @@ def test_store_keeps_every_event_and_a_restart_resumes_from_it(tmp_path):
     store = Store(tmp_path / "venue.db")
     info = store.create_match(variant="egyptian", players=4, dealer=dealer)
     table = Table("egyptian", 4, dealer, match_id=info.id, subscribers=[store.append])
-    cut = len(floors) // 2
+    # Stop (a crash) just after the first foul was flagged: once the next card landed.
+    first = video.game.fouls[0]
+    t_cut = next(
+        m["t"] for m in video.marks()
+        if m["kind"] == "landed" and (m["round"], m["play"]) == (first["round"], first["play"] + 1)
+    )  # fmt: skip
+    cut = next(i for i, (t, _f) in enumerate(floors) if t > t_cut + 0.05)
     for t, floor in floors[:cut]:
         table.feed_snapshot(Snapshot(t, floor))
     foul = next(e for e in store.events(info.id) if e.type == "foul")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.events import FOUL, PROMPT, ROUND_STARTED, SCORE, TURN
+from controller.events import CARD_LAID, FOUL, PROMPT, ROUND_STARTED, SCORE, TURN
 from controller.table import Table
 from controller.table_state import replay
 from controller.turns import Snapshot
@@ -51,7 +51,9 @@ def types(events) -> list[str]:
 def test_capture_is_judged_after_the_scoop_r2_2():
     table, clock = dealt()
     # R2.2: 9 on 9 5 4 K takes 9, 5+4; K stays. The card lies alone first: no verdict yet.
-    assert table.feed_snapshot(clock.snap("9C 5H 4S KD 9D")) == []
+    (laid,) = table.feed_snapshot(clock.snap("9C 5H 4S KD 9D"))
+    assert laid.type == CARD_LAID and laid.data["card"] == "9D"
+    assert table.state.turns() == []
     (turn,) = table.feed_snapshot(clock.snap("KD"))
     assert turn.type == TURN
     assert turn.data["seat"] == 1
