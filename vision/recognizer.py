@@ -139,23 +139,57 @@ class Recognizer:
     def assemble(
         self, hits: list[IndexHit], cards: list[tuple[list[float], float]], w: int, h: int
     ) -> list[Detection]:
-        """Group index hits into cards (one physical deck: each code at most once)."""
-        groups: dict[str, list[IndexHit]] = {}
-        for hit in hits:
-            groups.setdefault(hit.code, []).append(hit)
-        out = []
-        for code, members in groups.items():
-            scores = [m.det_conf * m.prob for m in members]
-            conf = max(scores)
-            if len(members) > 1:  # agreeing corners make a read surer
-                conf = 1 - np.prod([1 - s for s in scores])
-            if conf < self.min_confidence:
+        """Group index hits into cards and name each card once (one physical deck).
+
+        Two indices inside the same detected card pool their class probabilities (a card shows
+        its index twice); a code read on two separate cards goes to the surer read.
+        """
+        groups = self._group(hits, cards)
+        reads = []
+        for members, card_box in groups:
+            pooled = np.sum([m.det_conf * m.probs for m in members], axis=0)
+            k = int(np.argmax(pooled))
+            conf = float(pooled[k] / sum(m.det_conf for m in members))
+            conf *= max(m.det_conf for m in members)
+            if len(members) > 1 and all(m.code == self.names[k] for m in members):
+                conf = min(1.0, conf * 1.25)  # agreeing corners make a read surer
+            reads.append((conf, self.names[k], members, card_box))
+        reads.sort(key=lambda r: -r[0])
+        out, seen = [], set()
+        for conf, code, members, card_box in reads:
+            if conf < self.min_confidence or code in seen:
                 continue
-            box = self._card_box(members, cards, w, h)
+            seen.add(code)
+            box = card_box or self._card_box(members, cards, w, h)
             quad = [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
-            out.append(Detection(code, float(conf), quad, box))
+            out.append(Detection(code, conf, quad, [float(v) for v in box]))
         out.sort(key=lambda d: (d.box[1], d.box[0]))
         return out
+
+    @staticmethod
+    def _group(hits: list[IndexHit], cards) -> list[tuple[list[IndexHit], list[float] | None]]:
+        """Each index joins the smallest detected card containing its centre (two at most)."""
+        by_card: dict[int, list[IndexHit]] = {}
+        alone: list[IndexHit] = []
+        for hit in hits:
+            cx, cy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
+            best = None
+            for j, (box, _conf) in enumerate(cards):
+                if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
+                    area = (box[2] - box[0]) * (box[3] - box[1])
+                    if best is None or area < best[0]:
+                        best = (area, j)
+            if best is None:
+                alone.append(hit)
+            else:
+                by_card.setdefault(best[1], []).append(hit)
+        groups: list[tuple[list[IndexHit], list[float] | None]] = []
+        for j, members in by_card.items():
+            members.sort(key=lambda m: -m.det_conf)
+            groups.append((members[:2], cards[j][0]))
+            alone.extend(members[2:])
+        groups.extend(([m], None) for m in alone)
+        return groups
 
     # -- internals -----------------------------------------------------------------------------
     def _crop(self, frame: np.ndarray, box) -> np.ndarray:

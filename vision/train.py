@@ -36,21 +36,21 @@ class TrainConfig:
     det_batch: int = 16
     det_model: str = str(Path(__file__).resolve().parent / "arch" / "card_det.yaml")
     det_hours: float | None = None  # a time budget overrides det_epochs (ultralytics `time`)
-    cls_extra_images: int = 0
-    cls_images: int = 2400  # frames rendered for classifier crops (val: a tenth, held-out deck)
+    cls_images: int = 2600  # frames rendered for classifier crops (val: held-out deck)
+    cls_val_images: int = 150
     cls_render_size: int = 512
+    cls_art_per_class: int = 300  # extra crops cut straight from the artwork, per card code
     cls_size: int = 48
-    cls_epochs: int = 8
-    cls_batch: int = 32
-    cls_model: str = str(Path(__file__).resolve().parent / "arch" / "index_cls.yaml")
-    cls_hours: float | None = None
-    cls_lr: float = 0.002
+    cls_epochs: int = 6
+    cls_batch: int = 64
+    cls_hours: float | None = None  # a time budget overrides cls_epochs
+    cls_lr: float = 0.003
     train_decks: tuple[str, ...] = TRAIN_DECKS
     val_deck: str = HOLDOUT_DECK
     threads: int = 2
     stages: tuple[str, ...] = ("data", "det", "cls", "export")
     resume_det: str | None = None
-    resume_cls: str | None = None
+    min_confidence: float = 0.15
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -63,10 +63,11 @@ class TrainConfig:
             det_epochs=1,
             det_batch=4,
             cls_images=8,
+            cls_val_images=4,
             cls_render_size=256,
+            cls_art_per_class=2,
             cls_epochs=1,
             cls_batch=16,
-            cls_size=32,
             threads=1,
         )
 
@@ -88,6 +89,7 @@ def offline_env(work: Path) -> None:
 
 def make_data(cfg: TrainConfig, progress) -> dict:
     """Render the detector set (train: four decks, val: the held-out deck) and the crops."""
+    from vision.artcrops import write_art_crops
     from vision.dataset import DET_NAMES, write_crop_set, write_data_yaml, write_detection_set
 
     det = cfg.work / "det_data"
@@ -110,7 +112,7 @@ def make_data(cfg: TrainConfig, progress) -> dict:
     csize = (cfg.cls_render_size, cfg.cls_render_size)
     jobs = [
         ("cls_train", "train", list(cfg.train_decks), cfg.cls_images, cfg.seed + 2),
-        ("cls_val", "val", [cfg.val_deck], max(4, cfg.cls_images // 10), cfg.seed + 3),
+        ("cls_val", "val", [cfg.val_deck], cfg.cls_val_images, cfg.seed + 3),
     ]
     for name, split, decks, count, seed in jobs:
         task = progress.add_task(f"render {name}", total=count)
@@ -118,6 +120,11 @@ def make_data(cfg: TrainConfig, progress) -> dict:
             crops, split, decks, count, csize, seed,
             progress=lambda k, task=task: progress.update(task, completed=k),
         )  # fmt: skip
+    task = progress.add_task("cut artwork crops", total=1)
+    summary["cls_art"] = write_art_crops(
+        crops / "train", list(cfg.train_decks), cfg.cls_art_per_class, cfg.seed + 4
+    )
+    progress.update(task, completed=1)
     write_data_yaml(det, DET_NAMES)
     _fill_missing_classes(crops)
     return summary
@@ -128,7 +135,7 @@ def _fill_missing_classes(crops: Path) -> None:
     import cv2
     import numpy as np
 
-    from vision.crops import index_crop
+    from vision.crops import index_crop, upright
     from vision.deck import Deck
 
     for split, deck in (("train", TRAIN_DECKS[0]), ("val", HOLDOUT_DECK)):
@@ -141,7 +148,7 @@ def _fill_missing_classes(crops: Path) -> None:
             rgba = face.image
             a = rgba[:, :, 3:4].astype(np.float32) / 255
             img = (rgba[:, :, :3] * a + 128 * (1 - a)).astype(np.uint8)
-            cv2.imwrite(str(folder / "art.jpg"), index_crop(img, face.indices[0]))
+            cv2.imwrite(str(folder / "art.jpg"), upright(index_crop(img, face.indices[0])))
 
 
 def train_detector(cfg: TrainConfig) -> Path:
@@ -158,7 +165,7 @@ def train_detector(cfg: TrainConfig) -> Path:
         workers=min(2, cfg.threads),
         device="cpu",
         amp=False,
-        pretrained=False,
+        pretrained=bool(cfg.resume_det),  # False would rebuild the model from scratch
         project=str(cfg.work),
         name="det",
         exist_ok=True,
@@ -181,64 +188,44 @@ def train_detector(cfg: TrainConfig) -> Path:
     return cfg.work / "det" / "weights" / "best.pt"
 
 
-def train_classifier(cfg: TrainConfig) -> Path:
-    from ultralytics import YOLO
+def train_classifier(cfg: TrainConfig, log) -> dict:
+    """The index classifier (vision.train_cls): straight to ONNX in the work folder."""
+    from vision.train_cls import train
 
-    model = YOLO(cfg.resume_cls or cfg.cls_model)
-    model.train(
-        data=str(cfg.work / "cls_data"),
-        imgsz=cfg.cls_size,
+    (cfg.work / "cls").mkdir(parents=True, exist_ok=True)
+    return train(
+        cfg.work / "cls_data",
+        cfg.work / "cls" / CLS_ONNX,
+        size=cfg.cls_size,
         epochs=cfg.cls_epochs,
-        **({"time": cfg.cls_hours} if cfg.cls_hours else {}),
+        seconds=cfg.cls_hours * 3600 if cfg.cls_hours else None,
         batch=cfg.cls_batch,
-        nbs=cfg.cls_batch,
-        auto_augment="",  # RandAugment garbles 48 px glyphs
-        workers=min(2, cfg.threads),
-        device="cpu",
-        amp=False,
-        pretrained=False,
-        project=str(cfg.work),
-        name="cls",
-        exist_ok=True,
-        plots=False,
+        lr=cfg.cls_lr,
         seed=cfg.seed,
-        deterministic=False,
-        optimizer="AdamW",  # "auto" picks lr 0.00018 for 52 classes: far too slow from scratch
-        lr0=cfg.cls_lr,
-        fliplr=0.0,
-        flipud=0.0,
-        erasing=0.2,
-        scale=0.15,
-        hsv_h=0.02,
-        hsv_s=0.5,
-        hsv_v=0.4,
-        warmup_epochs=0.3,
-        warmup_bias_lr=0.0,  # the default 0.1 is an SGD setting: with AdamW it wrecks early steps
-        cache="ram",
-        verbose=False,
+        log=log,
     )
-    return cfg.work / "cls" / "weights" / "best.pt"
 
 
 def export(cfg: TrainConfig) -> dict:
-    """Export both models to ONNX into cfg.out and write the class names beside them."""
+    """Export the detector to ONNX, copy both models into cfg.out and describe them."""
     from ultralytics import YOLO
 
     cfg.out.mkdir(parents=True, exist_ok=True)
     det = YOLO(str(cfg.work / "det" / "weights" / "best.pt"))
     p = det.export(format="onnx", imgsz=cfg.det_size, dynamic=True, simplify=True, opset=17)
     shutil.copy(p, cfg.out / DET_ONNX)
-    cls = YOLO(str(cfg.work / "cls" / "weights" / "best.pt"))
-    p = cls.export(format="onnx", imgsz=cfg.cls_size, dynamic=True, simplify=True, opset=17)
-    shutil.copy(p, cfg.out / CLS_ONNX)
-    names = [cls.names[i] for i in range(len(cls.names))]
+    shutil.copy(cfg.work / "cls" / CLS_ONNX, cfg.out / CLS_ONNX)
     meta = {
         "detector": DET_ONNX,
         "classifier": CLS_ONNX,
         "det_names": ["index", "card"],
-        "cls_names": names,
+        "cls_names": list(CODES),
         "cls_size": cfg.cls_size,
+        "upright": True,
         "det_train_size": cfg.det_size,
+        "index_conf": 0.25,
+        "card_conf": 0.3,
+        "min_confidence": cfg.min_confidence,
     }
     (cfg.out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
@@ -272,7 +259,7 @@ def run(cfg: TrainConfig) -> dict:
             elif stage == "det":
                 summary["det_weights"] = str(train_detector(cfg))
             elif stage == "cls":
-                summary["cls_weights"] = str(train_classifier(cfg))
+                summary["cls"] = train_classifier(cfg, console.log)
             elif stage == "export":
                 summary["export"] = export(cfg)
             else:
