@@ -221,7 +221,9 @@ def main() -> None:
     ap.add_argument("--fps", type=int, default=30, choices=(15, 30))
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--first", type=int, default=0, help="index of the first match")
-    ap.add_argument("--deck", default="bellot-lgpl21", help="card design (held out in training)")
+    ap.add_argument(
+        "--deck", default="aguilar-lgpl3", help="card design (bellot-lgpl21 is held out)"
+    )
     ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
     ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")
     ap.add_argument("--render-only", action="store_true", help="render the videos, stop")

@@ -220,6 +220,7 @@ def _render(
         fouls=opts["fouls"],
         fps=opts["fps"],
         dealer=dealer,
+        deck=opts["deck"],
     )
 
 
@@ -252,6 +253,9 @@ def demo(
     rounds: int = typer.Option(1, "--rounds", min=1, help="Rounds to render (a short match)"),
     fouls: int = typer.Option(1, "--fouls", min=0, help="Fouls the bots commit, for the referee"),
     fps: int = typer.Option(15, "--fps", help="Video frame rate: 15 or 30"),
+    deck: str = typer.Option(
+        "bellot-lgpl21", "--deck", help="Card design to render (vision/assets/decks)"
+    ),
     speed: float = typer.Option(1.0, "--speed", min=0.0, help="1 = real time, 0 = flat out"),
     serial: str | None = typer.Option(
         None, "--serial", help="Scoreboard (default sim:// or text://)"
@@ -283,7 +287,12 @@ def demo(
     if db is None:
         db = Path(tempfile.mkdtemp(prefix="basra-demo-")) / "venue.db"
     store, digest, token = _open_venue(db)
-    opts = {"rounds": rounds, "fouls": fouls, "fps": fps, "speed": speed}
+    from vision.deck import ASSETS
+
+    if not (ASSETS / deck).is_dir():
+        names = ", ".join(sorted(p.name for p in ASSETS.iterdir() if p.is_dir()))
+        raise UserError(f"--deck {deck!r}: no such card design (one of: {names})")
+    opts = {"rounds": rounds, "fouls": fouls, "fps": fps, "speed": speed, "deck": deck}
 
     from controller.live_tables import LiveTables
 

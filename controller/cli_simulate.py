@@ -42,7 +42,7 @@ def simulate_cmd(
     fps: Annotated[int, typer.Option("--fps", help="with --out: 15 or 30")] = 30,
     deck: Annotated[
         str, typer.Option("--deck", help="with --out: card design from vision/assets/decks")
-    ] = "bellot-lgpl21",
+    ] = "aguilar-lgpl3",
     rounds: Annotated[
         int | None,
         typer.Option("--rounds", help="with --out: render only the first R rounds"),

@@ -653,7 +653,7 @@ def simulate(
     fouls: int = 0,
     misdeal: bool = False,
     fps: int = 30,
-    deck: str = "bellot-lgpl21",
+    deck: str = "aguilar-lgpl3",
     size: tuple[int, int] = (1280, 720),
     fast_share: float = 0.06,
     geometry: TableGeometry | None = None,

@@ -27,7 +27,15 @@ SCRIPT = [
     ["8H", "8S", "3C", "3S"],  # seat 0 lays 3S …
     ["8S"],  # … and takes 3C and 8H: only 3C is legal (R2.2): wrong capture (R7)
 ]
-MISSED, WRONG = 7, 9  # the event ids of the two fouls (1 match_started, 2 round_started …)
+
+
+def ids(store, mid) -> dict[str, int]:
+    """Event ids in this match's log: the two fouls, the 3C trail, the 9D capture, the last."""
+    out = {"last": store.last_event_id(mid)}
+    for e in store.events(mid):
+        if e.type in ("turn", "foul"):
+            out[e.data["card"]] = e.id
+    return out
 
 
 @pytest.fixture
@@ -45,13 +53,22 @@ def venue(tmp_path):
     store.close()
 
 
+@pytest.fixture
+def fouls(venue):
+    """(missed, wrong): the event ids of the 8S missed capture and the 3S wrong capture."""
+    _, store, mid, _ = venue
+    e = ids(store, mid)
+    return e["8S"], e["3S"]
+
+
 def summary(client, mid):
     r = client.get(f"/api/matches/{mid}/state")
     assert r.status_code == 200, r.text
     return r.json()["summary"]
 
 
-def test_state_follows_the_table(venue):
+def test_state_follows_the_table(venue, fouls):
+    missed, wrong = fouls
     client, _, mid, _ = venue
     s = summary(client, mid)
     assert s["round"] == 1 and s["to_play"] == 1
@@ -60,8 +77,8 @@ def test_state_follows_the_table(venue):
     assert s["this_round"]["basra_points"] == [10, 0]  # the KS basra, shown at once (R3.4)
     assert s["totals"] == [0, 0]  # no round scored yet (R4)
     assert [(p["id"], p["kind"], p["card"]) for p in s["pending"]] == [
-        (MISSED, "missed_capture", "8S"),
-        (WRONG, "wrong_capture", "3S"),
+        (missed, "missed_capture", "8S"),
+        (wrong, "wrong_capture", "3S"),
     ]
     last = s["last_verdict"]
     assert (last["card"], last["verdict"], last["foul"]) == ("3S", "foul", "wrong_capture")
@@ -76,15 +93,16 @@ def test_state_follows_the_table(venue):
     )
 
 
-def test_every_write_needs_the_token(venue):
+def test_every_write_needs_the_token(venue, fouls):
+    missed, wrong = fouls
     client, store, mid, _ = venue
     before = store.last_event_id(mid)
     writes = [
         ("post", "/api/matches", {"variant": "classic"}),
-        ("post", f"/api/matches/{mid}/fouls/{MISSED}/accept", None),
-        ("post", f"/api/matches/{mid}/fouls/{MISSED}/reject", None),
-        ("post", f"/api/matches/{mid}/confirm", {"target": MISSED}),
-        ("post", f"/api/matches/{mid}/correct", {"target": MISSED, "card": "9S"}),
+        ("post", f"/api/matches/{mid}/fouls/{missed}/accept", None),
+        ("post", f"/api/matches/{mid}/fouls/{missed}/reject", None),
+        ("post", f"/api/matches/{mid}/confirm", {"target": missed}),
+        ("post", f"/api/matches/{mid}/correct", {"target": missed, "card": "9S"}),
         ("post", f"/api/matches/{mid}/undo", None),
         ("put", "/api/tables/t1/calibration", {"floor": [[0.1, 0.1], [0.9, 0.1], [0.5, 0.9]]}),
     ]
@@ -98,75 +116,80 @@ def test_every_write_needs_the_token(venue):
     assert store.table("t1").calibration is None
 
 
-def test_accept_and_reject_fouls(venue):
+def test_accept_and_reject_fouls(venue, fouls):
+    missed, wrong = fouls
     client, store, mid, auth = venue
-    r = client.post(f"/api/matches/{mid}/fouls/{MISSED}/accept", headers=auth)
+    last = store.last_event_id(mid)
+    r = client.post(f"/api/matches/{mid}/fouls/{missed}/accept", headers=auth)
     assert r.status_code == 201, r.text
     ev = r.json()["event"]
-    assert ev["type"] == "referee" and ev["id"] == WRONG + 1
-    assert ev["data"] == {"action": "accept_foul", "target": MISSED, "payload": {}}
-    assert [p["id"] for p in r.json()["state"]["summary"]["pending"]] == [WRONG]
+    assert ev["type"] == "referee" and ev["id"] == last + 1
+    assert ev["data"] == {"action": "accept_foul", "target": missed, "payload": {}}
+    assert [p["id"] for p in r.json()["state"]["summary"]["pending"]] == [wrong]
 
-    again = client.post(f"/api/matches/{mid}/fouls/{MISSED}/accept", headers=auth)
+    again = client.post(f"/api/matches/{mid}/fouls/{missed}/accept", headers=auth)
     assert again.status_code == 409
-    assert again.json() == {"error": f"foul {MISSED} was already decided (accepted)"}
+    assert again.json() == {"error": f"foul {missed} was already decided (accepted)"}
 
-    legal = client.post(f"/api/matches/{mid}/fouls/3/accept", headers=auth)
+    nine = ids(store, mid)["9D"]
+    legal = client.post(f"/api/matches/{mid}/fouls/{nine}/accept", headers=auth)
     assert legal.status_code == 400
-    assert legal.json()["error"] == "turn 3 is a legal capture, not a foul"
+    assert legal.json()["error"] == f"turn {nine} is a legal capture, not a foul"
 
     missing = client.post(f"/api/matches/{mid}/fouls/99/reject", headers=auth)
     assert missing.status_code == 404
     assert "no turn or prompt with event id 99" in missing.json()["error"]
 
-    r = client.post(f"/api/matches/{mid}/fouls/{WRONG}/reject", headers=auth)
+    r = client.post(f"/api/matches/{mid}/fouls/{wrong}/reject", headers=auth)
     assert r.status_code == 201
     s = r.json()["state"]["summary"]
     assert s["pending"] == []
     status = {h["id"]: h["status"] for h in s["history"]}
-    assert (status[MISSED], status[WRONG]) == ("accepted", "rejected")
+    assert (status[missed], status[wrong]) == ("accepted", "rejected")
     # Refused requests wrote nothing: exactly the two decisions were appended.
-    assert [e.type for e in store.events(mid, after=WRONG)] == ["referee", "referee"]
+    assert [e.type for e in store.events(mid, after=last)] == ["referee", "referee"]
 
 
-def test_correcting_a_misread_card_rejudges_the_turn(venue):
+def test_correcting_a_misread_card_rejudges_the_turn(venue, fouls):
+    missed, wrong = fouls
     client, store, mid, auth = venue
     bad = client.post(
-        f"/api/matches/{mid}/correct", json={"target": MISSED, "card": "ZZ"}, headers=auth
+        f"/api/matches/{mid}/correct", json={"target": missed, "card": "ZZ"}, headers=auth
     )
     assert bad.status_code == 400 and bad.json()["error"].startswith("card: ")
     same = client.post(
-        f"/api/matches/{mid}/correct", json={"target": MISSED, "card": "8S"}, headers=auth
+        f"/api/matches/{mid}/correct", json={"target": missed, "card": "8S"}, headers=auth
     )
     assert same.status_code == 400 and "use confirm" in same.json()["error"]
-    assert store.last_event_id(mid) == WRONG
+    assert store.last_event_id(mid) == ids(store, mid)["last"]
 
     # The camera read 8S, the card was the 9S: a 9 cannot take the 8H, so it trailed (R2.2,
     # R2.7) and there was no foul; the accepted floor now holds 9S where 8S was.
     r = client.post(
-        f"/api/matches/{mid}/correct", json={"target": MISSED, "card": "9s"}, headers=auth
+        f"/api/matches/{mid}/correct", json={"target": missed, "card": "9s"}, headers=auth
     )
     assert r.status_code == 201, r.text
     assert r.json()["event"]["data"]["payload"] == {"card": "9S"}
     s = r.json()["state"]["summary"]
-    turn = next(h for h in s["history"] if h["id"] == MISSED)
+    turn = next(h for h in s["history"] if h["id"] == missed)
     assert (turn["card"], turn["verdict"], turn["foul"]) == ("9S", "trail", None)
-    assert [p["id"] for p in s["pending"]] == [WRONG]
+    assert [p["id"] for p in s["pending"]] == [wrong]
     assert s["floor"] == ["9S"]
 
 
-def test_undo_the_last_turn(venue):
-    client, _, mid, auth = venue
+def test_undo_the_last_turn(venue, fouls):
+    missed, wrong = fouls
+    client, store, mid, auth = venue
+    trail_3c = ids(store, mid)["3C"]
     r = client.post(f"/api/matches/{mid}/undo", headers=auth)
     assert r.status_code == 201, r.text
-    assert r.json()["event"]["data"]["target"] == WRONG
+    assert r.json()["event"]["data"]["target"] == wrong
     s = r.json()["state"]["summary"]
     assert s["to_play"] == 0  # seat 0 plays the 3S turn again
     assert s["floor"] == ["3C", "8S", "8H"]  # card order: rank, then suit S H D C
-    assert [p["id"] for p in s["pending"]] == [MISSED]
-    assert (
-        client.post(f"/api/matches/{mid}/undo", headers=auth).json()["event"]["data"]["target"] == 8
-    )
+    assert [p["id"] for p in s["pending"]] == [missed]
+    again = client.post(f"/api/matches/{mid}/undo", headers=auth)
+    assert again.json()["event"]["data"]["target"] == trail_3c
 
 
 def test_nothing_to_undo_in_a_new_match(venue):
@@ -217,14 +240,15 @@ def test_bad_new_match_is_refused(venue, body, status, message):
 
 
 def test_events_after_and_exports(venue):
-    client, _, mid, _ = venue
-    r = client.get(f"/api/matches/{mid}/events", params={"after": 7})
-    assert [e["id"] for e in r.json()] == [8, 9]
+    client, store, mid, _ = venue
+    last = store.last_event_id(mid)
+    r = client.get(f"/api/matches/{mid}/events", params={"after": last - 2})
+    assert [e["id"] for e in r.json()] == [last - 1, last]
     assert client.get(f"/api/matches/{mid}/events", params={"after": -1}).status_code == 422
     missing = client.get("/api/matches/nope/events")
     assert missing.status_code == 404 and missing.json() == {"error": "no match 'nope'"}
     lines = client.get(f"/api/matches/{mid}/events.jsonl").text.splitlines()
-    assert len(lines) == 9
+    assert len(lines) == last
 
 
 def test_calibration_round_trip_and_validation(venue):
@@ -254,17 +278,18 @@ def test_health_and_openapi(venue):
     assert client.get("/docs").status_code == 200
 
 
-def test_websocket_streams_new_events(venue):
+def test_websocket_streams_new_events(venue, fouls):
+    missed, wrong = fouls
     client, store, mid, auth = venue
     with client.websocket_connect(f"/api/matches/{mid}/ws") as ws:
         first = ws.receive_json()
         assert first["type"] == "state"
-        assert [e["id"] for e in first["events"]] == list(range(1, WRONG + 1))
-        client.post(f"/api/matches/{mid}/fouls/{MISSED}/accept", headers=auth)
+        assert [e["id"] for e in first["events"]] == list(range(1, store.last_event_id(mid) + 1))
+        client.post(f"/api/matches/{mid}/fouls/{missed}/accept", headers=auth)
         msg = ws.receive_json()
         assert msg["type"] == "events"
         assert [e["type"] for e in msg["events"]] == ["referee"]
-        assert [p["id"] for p in msg["state"]["summary"]["pending"]] == [WRONG]
+        assert [p["id"] for p in msg["state"]["summary"]["pending"]] == [wrong]
     with client.websocket_connect("/api/matches/nope/ws") as ws:
         assert ws.receive_json() == {"type": "error", "error": "no match 'nope'"}
 
@@ -312,9 +337,10 @@ def test_a_decision_made_by_another_process_is_followed_by_the_live_table(tmp_pa
     live.open(info)
     for i, floor in enumerate(SCRIPT[:8]):  # up to 3C laid: the 8S missed capture is flagged
         live.feed_snapshot(info.id, Snapshot(t=float(i + 1), floor=frozenset(floor)))
+    missed = ids(api_store, info.id)["8S"]
     with TestClient(create_app(api_store, digest)) as client:
         auth = {"Authorization": f"Bearer {token}"}
-        r = client.post(f"/api/matches/{info.id}/fouls/{MISSED}/accept", headers=auth)
+        r = client.post(f"/api/matches/{info.id}/fouls/{missed}/accept", headers=auth)
         assert r.status_code == 201
         decision = r.json()["event"]["id"]
         for i, floor in enumerate(SCRIPT[8:], start=9):
@@ -329,7 +355,8 @@ def test_a_decision_made_by_another_process_is_followed_by_the_live_table(tmp_pa
     api_store.close()
 
 
-def test_malformed_bodies_get_one_line_errors(venue):
+def test_malformed_bodies_get_one_line_errors(venue, fouls):
+    missed, wrong = fouls
     client, store, mid, auth = venue
     headers = {**auth, "Content-Type": "application/json"}
     r = client.post("/api/matches", content=b"{not json", headers=headers)
@@ -340,4 +367,5 @@ def test_malformed_bodies_get_one_line_errors(venue):
     r = client.post(f"/api/matches/{mid}/correct", json={"target": 0, "card": "9D"}, headers=auth)
     assert r.json() == {"error": "target: Input should be greater than or equal to 1"}
     assert client.get("/api/nothing-here").json() == {"error": "Not Found"}
-    assert store.last_event_id(mid) == WRONG and len(store.matches()) == 1
+    assert [e.type for e in store.events(mid)].count("referee") == 0
+    assert len(store.matches()) == 1

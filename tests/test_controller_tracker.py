@@ -145,7 +145,8 @@ def test_light_change_alone_changes_no_snapshot():
 
 
 def test_confidence_is_accumulated_over_reads():
-    tracker = FloorTracker(GEO, None, TrackerConfig(min_reads=2, max_reads=4))
+    strict = {"accept": 0.5, "sure": 0.8, "doubt": 0.2}
+    tracker = FloorTracker(GEO, None, TrackerConfig(min_reads=2, max_reads=4, **strict))
 
     def obs(*cards):
         return NS(
@@ -163,8 +164,8 @@ def test_confidence_is_accumulated_over_reads():
     tracker.feed_observation(obs(("9D", 0.9), ("TS", 0.8)), (1280, 720))
     snap = tracker.feed_observation(obs(("9D", 0.9), ("TS", 0.85)), (1280, 720))
     assert snap is not None and snap.floor == frozenset({"9D", "TS"})
-    # By default one sure read is enough; a doubtful card (0.6) asks for another read.
-    quick = FloorTracker(GEO, None)
+    # With min_reads=1 one sure read is enough; a doubtful card (0.6) asks for another read.
+    quick = FloorTracker(GEO, None, TrackerConfig(**strict))
     snap = quick.feed_observation(obs(("9D", 0.95), ("TS", 0.9)), (1280, 720))
     assert snap is not None and snap.floor == frozenset({"9D", "TS"})
     assert quick.feed_observation(obs(("9D", 0.95), ("TS", 0.6)), (1280, 720)) is None

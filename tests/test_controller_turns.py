@@ -282,9 +282,9 @@ def test_the_scoreboard_shows_a_basra_at_once_r3_4(caplog):
 
 def test_a_turn_read_without_certainty_is_marked_doubtful():
     table, clock = dealt()
-    (turn,) = table.feed_snapshot(Snapshot(9.0, frozenset(["9C", "5H", "4S", "KD", "QH"]), 0.6))
+    (turn,) = table.feed_snapshot(Snapshot(9.0, frozenset(["9C", "5H", "4S", "KD", "QH"]), 0.3))
     assert turn.data["verdict"] == "trail"
-    assert turn.data["doubtful"] is True and turn.data["confidence"] == 0.6
+    assert turn.data["doubtful"] is True and turn.data["confidence"] == 0.3
     (sure,) = table.feed_snapshot(
         Snapshot(10.0, frozenset(["9C", "5H", "4S", "KD", "QH", "2D"]), 0.97)
     )
