@@ -63,7 +63,9 @@ def recognize(
     if as_json:
         print(json.dumps(results, indent=1))
     if failed:
-        raise typer.Exit(2)
+        import click
+
+        raise click.exceptions.Exit(2)  # each unreadable image was named above
 
 
 def annotate(img, cards):

@@ -50,7 +50,7 @@ class TrainConfig:
     threads: int = 2
     stages: tuple[str, ...] = ("data", "det", "cls", "export")
     resume_det: str | None = None
-    min_confidence: float = 0.15
+    min_confidence: float = 0.05
     extra: dict = field(default_factory=dict)
 
     @classmethod
