@@ -6,16 +6,18 @@ and the store, and at the end prints the `score --json` shape plus the fouls fla
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from controller.errors import UserError
+from controller.live_view import LiveView
 
 
 def register(app: typer.Typer) -> None:
@@ -67,19 +69,33 @@ def run_cmd(
     geometry = TableGeometry.load(table, players) if table else TableGeometry.default(players)
     frames = _open_source(source, variant, players, dealer, seed, rounds)
     recognizer = _recognizer()
-    store, info_events, match_id = _open_store(db, resume, variant, players, dealer, table_id)
-    bridge = _bridge(serial)
-    subscribers = []
-    if store is not None:
-        subscribers.append(store.append)
-    if events_out:
-        subscribers.append(lambda e: print(json.dumps(e.to_dict()), file=sys.stderr, flush=True))
+    store, info = _open_store(db, resume, variant, players, dealer, table_id)
+    printer = _print_event if events_out else None
+    bridge = None
     try:
-        tab = Table(
-            variant, players, dealer, match_id=match_id, geometry=geometry,
-            recognizer=recognizer, bridge=bridge, events=info_events, subscribers=subscribers,
-        )  # fmt: skip
-        stats = _feed(tab, frames)
+        bridge = _bridge(serial)
+        if store is None:
+            tab = Table(
+                variant, players, dealer, geometry=geometry, recognizer=recognizer,
+                bridge=bridge, subscribers=[printer] if printer else [],
+            )  # fmt: skip
+            step = tab.feed_frame
+        else:
+            from controller.live_tables import LiveTables
+
+            # Each frame's events land in ONE durable transaction; referee decisions that
+            # `serve` appended to the same match are folded in before every frame.
+            live = LiveTables(store, view=_NoView())
+            tab = live.open(info, recognizer=recognizer, bridge=bridge, geometry=geometry)
+            if printer is not None:
+                if not resume:
+                    for e in store.events(info.id):  # match_started, written by open()
+                        printer(e)
+                tab.subscribe(printer)
+            step = functools.partial(live.feed_frame, info.id)
+            if resume:
+                frames = _resume_frames(frames, _resume_time(store, info.id), source.isdigit())
+        stats = _feed(tab, step, frames)
         result = tab.result()
     finally:
         if bridge is not None:
@@ -99,12 +115,18 @@ def run_cmd(
         print(f"  foul: round {f['round']} play {f['play']} {f['card']} {f['kind']}")
 
 
-def _feed(tab: Any, frames: Iterator[tuple[float, Any]]) -> dict[str, float]:
+def _print_event(e: Any) -> None:
+    print(json.dumps(e.to_dict()), file=sys.stderr, flush=True)
+
+
+def _feed(
+    tab: Any, step: Callable[[Any, float], Any], frames: Iterator[tuple[float, Any]]
+) -> dict[str, float]:
     start = time.perf_counter()
     n = 0
     try:
         for t, frame in frames:
-            tab.feed_frame(frame, t)
+            step(frame, t)
             n += 1
             if tab.state.phase == "finished":
                 break
@@ -187,10 +209,10 @@ def _bridge(serial: str | None) -> Any:
 
 def _open_store(
     db: Path | None, resume: bool, variant: str, players: int, dealer: int, table_id: str
-) -> tuple[Any, list | None, str | None]:
-    """The venue store (if --db): a new match, or the table's live match to resume."""
+) -> tuple[Any, Any]:
+    """The venue store (if --db) and the match: a new one, or the table's live one (--resume)."""
     if db is None:
-        return None, None, None
+        return None, None
     from controller.store import Store
 
     store = Store(db)
@@ -205,6 +227,43 @@ def _open_store(
                 f"--resume: the live match is {info.variant} with {info.players} players, "
                 f"not {variant} with {players}"
             )
-        return store, store.events(info.id) or None, info.id
+        return store, info
     info = store.create_match(variant=variant, players=players, dealer=dealer, table_id=table_id)
-    return store, None, info.id
+    return store, info
+
+
+def _resume_time(store: Any, match_id: str) -> float | None:
+    """The source time of the last stored step the frames caused (None: none yet).
+
+    `match_started` (t 0) is no frame's verdict, and referee decisions appended by `serve`
+    carry wall-clock times, so neither counts.
+    """
+    from controller.events import MATCH_STARTED, REFEREE
+
+    times = [e.t for e in store.events(match_id) if e.type not in (MATCH_STARTED, REFEREE)]
+    return max(times) if times else None
+
+
+def _resume_frames(
+    frames: Iterator[tuple[float, Any]], after: float | None, camera: bool
+) -> Iterator[tuple[float, Any]]:
+    """Resumed frames: a video's (or sim's) frames up to `after` were already refereed and are
+    skipped; a camera's clock restarts at 0, so its times continue from `after` instead."""
+    if after is None:
+        yield from frames
+        return
+    for t, frame in frames:
+        if camera:
+            yield after + t, frame
+        elif t > after:
+            yield t, frame
+
+
+class _NoView(LiveView):
+    """`run` shows no dashboard: no JPEG encoding of frames for a camera view."""
+
+    def wants_frame(self, table_id: str) -> bool:
+        return False
+
+    def put(self, *args: Any, **kwargs: Any) -> bool:
+        return False

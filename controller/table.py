@@ -232,6 +232,10 @@ class Table:
                 "floor_before": _sorted(intent.floor_before),
                 "floor": _sorted(intent.floor),
             }
+            # When it landed and how sure the read was: a restarted table's turn keeps both.
+            if intent.t_landed is not None:
+                data["t_landed"] = intent.t_landed
+            data["confidence"] = intent.confidence
             return [self._emit(ev.CARD_LAID, data, intent.t)]
         if isinstance(intent, ShowCancelled):
             closes, self._show_prompt = self._show_prompt, None
@@ -415,7 +419,13 @@ class Table:
             laid = st.laid
             show = next((p for p in reversed(st.prompts) if p.open and p.kind == "show_card"), None)
             if laid is not None:
-                self.turns.resume_laid(laid["card"], laid["floor_before"], laid["floor"], st.last_t)
+                self.turns.resume_laid(
+                    laid["card"],
+                    laid["floor_before"],
+                    laid["floor"],
+                    laid.get("t_landed", st.last_t),  # logs from before t_landed was kept
+                    laid.get("confidence", 1.0),
+                )
             elif show is not None and show.data:
                 self.turns.resume_show(show.data["floor_before"], show.data["floor_after"])
                 self._show_prompt = show.event_id

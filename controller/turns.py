@@ -58,6 +58,8 @@ class CardLaid:
     floor_before: frozenset[str]
     floor: frozenset[str]
     t: float
+    t_landed: float | None = None  # when it was first seen settled (the turn's t_landed)
+    confidence: float = 1.0  # the recogniser's certainty about that snapshot
 
 
 @dataclass(frozen=True)
@@ -192,7 +194,7 @@ class TurnTracker:
                 return [ObservedTurn(card, f, s, snap.t, _landed(snap), False, snap.confidence)]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
             self._conf = snap.confidence
-            return [CardLaid(card, f, s, snap.t)]
+            return [CardLaid(card, f, s, snap.t, self._t_land, self._conf)]
         if not added and removed:
             # Cards left but the played card was never seen: ask for it, never guess.
             self.mode, self._after = AWAIT_SHOW, s
@@ -249,10 +251,13 @@ class TurnTracker:
         self.set_floor(self._after)
         return self._idle(snap)
 
-    def resume_laid(self, card: str, floor_before, floor, t: float) -> None:
-        """A restarted table: the card was laid before the restart, its capture not yet seen."""
+    def resume_laid(
+        self, card: str, floor_before, floor, t: float, confidence: float = 1.0
+    ) -> None:
+        """A restarted table: the card was laid before the restart, its capture not yet seen.
+        `t` and `confidence`: when it landed and how sure that read was (the turn keeps both)."""
         self.mode, self.floor = LAID, frozenset(floor_before)
-        self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, 1.0
+        self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, confidence
 
     def resume_show(self, floor_before, floor_after) -> None:
         """A restarted table: the "show the card" prompt is still open."""

@@ -23,19 +23,10 @@ from controller.cli_demo import _Server
 from controller.live_tables import LiveTables
 from controller.store import Store
 from controller.turns import Snapshot
+from tests.browser import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # Screenshots for a person to look at: BASRA_SCREENSHOTS=DIR keeps them (else a temp folder).
 SHOTS_ENV = "BASRA_SCREENSHOTS"
 

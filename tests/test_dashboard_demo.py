@@ -21,19 +21,10 @@ import httpx
 import pytest
 
 from controller.store import Store
+from tests.browser import ARGS, CHROMIUM
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SEED = 3
 
 

@@ -100,10 +100,18 @@ def train(
     seed: int = 0,
     init: Path | None = None,
     log: Callable[[str], None] = print,
+    warmup_steps: int | None = None,
 ) -> dict:
     """Train on data/train, report accuracy on data/val, export the best epoch to out_onnx.
 
-    With `seconds`, the epoch count is fitted to the time budget after the first epoch.
+    Every epoch is saved at once (time-boxed runs never lose work): `<out>.epNN.pt` and
+    `<out>.epNN.onnx` beside out_onnx, `<out>.last.pt` (weights + optimiser + step, for
+    resuming) and, whenever the held-out top-1 improves, out_onnx and `<out>.pt`.
+
+    With `seconds`, the run is a wall-clock box: the cosine decay follows elapsed time (so the
+    learning rate has decayed when the box closes, whatever else loads the CPU) and the last,
+    possibly partial, epoch is evaluated and saved when the time is up. `init` continues from
+    saved weights (a state dict or a `.last.pt` checkpoint); the warm-up is then short.
     """
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
@@ -113,7 +121,9 @@ def train(
     log(f"classifier data: {len(ytr)} train crops, {len(yva)} val crops")
     model = IndexNet(len(names))
     if init is not None and init.exists():
-        model.load_state_dict(torch.load(init, weights_only=True))
+        state = torch.load(init, weights_only=True)
+        model.load_state_dict(state["model"] if "model" in state else state)
+        log(f"classifier: continuing from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = max(1, len(ytr) // batch)
     xtr_t = torch.from_numpy(xtr).permute(0, 3, 1, 2).contiguous()
@@ -125,18 +135,29 @@ def train(
     history = []
     best = (-1.0, None)
     total_steps = epochs * steps_per_epoch
-    warm = max(1, steps_per_epoch // 3)
+    if warmup_steps is None:
+        warmup_steps = 50 if init is not None else steps_per_epoch // 3
+    warm = max(1, warmup_steps)
     step = 0
     epoch = 0
-    while epoch < epochs:
+    out_onnx.parent.mkdir(parents=True, exist_ok=True)
+    stem = out_onnx.with_suffix("")
+    out_of_time = False
+    while epoch < epochs and not out_of_time:
         model.train()
         perm = torch.randperm(len(ytr_t), generator=g)
         run_loss = 0.0
+        done = 0
         for k in range(steps_per_epoch):
+            if seconds and time.time() - t0 >= seconds:
+                out_of_time = True
+                break
             idx = perm[k * batch : (k + 1) * batch]
             xb = augment(xtr_t[idx].float() / 255.0, g)
-            # linear warm-up, then cosine decay to 2 % over the (possibly re-fitted) total
+            # linear warm-up, then cosine decay to 2 % over the total steps or the time box
             frac = min(1.0, step / max(1, total_steps))
+            if seconds:
+                frac = min(1.0, (time.time() - t0) / seconds)
             scale = min(1.0, (step + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
             for group in opt.param_groups:
                 group["lr"] = lr * scale
@@ -145,24 +166,39 @@ def train(
             loss.backward()
             opt.step()
             step += 1
+            done += 1
             run_loss += float(loss.detach())
+        if done == 0:
+            break
         acc = accuracy(model, xva_t, yva_t)
         epoch += 1
         history.append(
-            {"epoch": epoch, "loss": round(run_loss / steps_per_epoch, 4), "val_top1": acc}
+            {
+                "epoch": epoch,
+                "steps": done,
+                "loss": round(run_loss / done, 4),
+                "val_top1": acc,
+                "lr": round(opt.param_groups[0]["lr"], 6),
+                "seconds": round(time.time() - t0, 1),
+            }
         )
         log(
-            f"classifier epoch {epoch}/{epochs}: loss {history[-1]['loss']}, held-out top1 {acc:.4f}"
+            f"classifier epoch {epoch}/{epochs}{' (partial)' if done < steps_per_epoch else ''}: "
+            f"loss {history[-1]['loss']}, held-out top1 {acc:.4f}, {history[-1]['seconds']} s"
+        )
+        # save every epoch at once: a killed run keeps everything up to here
+        state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+        torch.save(state, Path(f"{stem}.ep{epoch:02d}.pt"))
+        export_onnx(model, Path(f"{stem}.ep{epoch:02d}.onnx"), size)
+        torch.save(
+            {"model": state, "opt": opt.state_dict(), "step": step, "epoch": epoch},
+            Path(f"{stem}.last.pt"),
         )
         if acc >= best[0]:
-            best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
-        if seconds and epoch == 1:  # fit the schedule to the time budget
-            per = time.time() - t0
-            epochs = max(2, min(60, int(seconds / per)))
-            total_steps = epochs * steps_per_epoch
+            best = (acc, state)
+            torch.save(state, out_onnx.with_suffix(".pt"))
+            export_onnx(model, out_onnx, size)
     model.load_state_dict(best[1])
-    torch.save(best[1], out_onnx.with_suffix(".pt"))
-    export_onnx(model, out_onnx, size)
     return {
         "epochs": epoch,
         "seconds": round(time.time() - t0, 1),
@@ -195,3 +231,33 @@ def export_onnx(model: nn.Module, path: Path, size: int) -> None:
         opset_version=17,
         dynamo=False,
     )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m vision.train_cls DATA OUT.onnx [--seconds S] [--init W.pt] ...`"""
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("data", type=Path, help="folder with train/<CODE>/*.jpg and val/<CODE>/*.jpg")
+    ap.add_argument("out", type=Path, help="ONNX path for the best epoch")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--seconds", type=float, default=None, help="wall-clock box")
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", type=Path, default=None)
+    ap.add_argument("--warmup-steps", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=None)
+    a = ap.parse_args(argv)
+    if a.threads:
+        torch.set_num_threads(a.threads)
+    r = train(
+        a.data, a.out, epochs=a.epochs, seconds=a.seconds, batch=a.batch, lr=a.lr,
+        seed=a.seed, init=a.init, warmup_steps=a.warmup_steps,
+    )  # fmt: skip
+    print(json.dumps(r))
+
+
+if __name__ == "__main__":
+    main()
