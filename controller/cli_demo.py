@@ -254,7 +254,10 @@ def demo(
     fouls: int = typer.Option(1, "--fouls", min=0, help="Fouls the bots commit, for the referee"),
     fps: int = typer.Option(15, "--fps", help="Video frame rate: 15 or 30"),
     deck: str = typer.Option(
-        "bellot-lgpl21", "--deck", help="Card design to render (vision/assets/decks)"
+        # A design the shipped recogniser was trained on; bellot-lgpl21 is its held-out deck.
+        "aguilar-lgpl3",
+        "--deck",
+        help="Card design to render (vision/assets/decks)",
     ),
     speed: float = typer.Option(1.0, "--speed", min=0.0, help="1 = real time, 0 = flat out"),
     serial: str | None = typer.Option(
