@@ -122,7 +122,7 @@ def train(
     model = IndexNet(len(names))
     if init is not None and init.exists():
         state = torch.load(init, weights_only=True)
-        model.load_state_dict(state["model"] if "model" in state else state)
+        model.load_state_dict(state.get("model", state))
         log(f"classifier: continuing from {init}")
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps_per_epoch = max(1, len(ytr) // batch)
@@ -160,7 +160,7 @@ def train(
                 frac = min(1.0, (time.time() - t0) / seconds)
             scale = min(1.0, (step + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
             for group in opt.param_groups:
-                group["lr"] = lr * scale
+                group["lr"] = float(lr * scale)
             loss = loss_fn(model(xb), ytr_t[idx])
             opt.zero_grad()
             loss.backward()
