@@ -62,7 +62,11 @@ def selfplay(variant: str | RuleSet, players: int, games: int, seed: int) -> dic
             if finished:
                 break
         rounds += played
-    seconds = time.perf_counter() - start
+    return _result(games, rounds, time.perf_counter() - start)
+
+
+def _result(games: int, rounds: int, seconds: float) -> dict:
+    """The `simulate --json` shape (DESIGN.md)."""
     return {
         "games": games,
         "rounds": rounds,
@@ -78,13 +82,7 @@ def _selfplay_slow(rules: RuleSet, players: int, games: int, seed: int) -> dict:
     for g in range(games):
         m = _play_match(rules, players, rng, dealer=g % players)
         rounds += len(m.rounds)
-    seconds = time.perf_counter() - start
-    return {
-        "games": games,
-        "rounds": rounds,
-        "seconds": round(seconds, 6),
-        "rounds_per_second": round(rounds / seconds, 1) if seconds > 0 else 0.0,
-    }
+    return _result(games, rounds, time.perf_counter() - start)
 
 
 def _play_match(

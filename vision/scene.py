@@ -154,10 +154,15 @@ def _felt(rng, w, h):
     )
     if rng.random() < 0.35:  # blue, red or grey felt
         base = rng.uniform(25, 140, 3)
+    return _flat(rng, w, h, base, scale=40, mottle=(3, 10), grain=(2, 7))
+
+
+def _flat(rng, w, h, base, scale, mottle, grain):
+    """A flat colour with low-frequency mottling and per-pixel grain (felt, laminate)."""
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
-    img += _noise_field(rng, w, h, 40)[..., None] * rng.uniform(3, 10)
-    img += rng.normal(0, rng.uniform(2, 7), (h, w, 1)).astype(np.float32)
+    img += _noise_field(rng, w, h, scale)[..., None] * rng.uniform(*mottle)
+    img += rng.normal(0, rng.uniform(*grain), (h, w, 1)).astype(np.float32)
     return img
 
 
@@ -179,11 +184,7 @@ def _wood(rng, w, h):
 def _laminate(rng, w, h):
     g = rng.uniform(185, 250)
     base = np.array([g + rng.uniform(-20, 5), g + rng.uniform(-10, 5), g + rng.uniform(-5, 5)])
-    img = np.empty((h, w, 3), np.float32)
-    img[:] = base
-    img += _noise_field(rng, w, h, 60)[..., None] * rng.uniform(1, 5)
-    img += rng.normal(0, rng.uniform(1, 4), (h, w, 1)).astype(np.float32)
-    return img
+    return _flat(rng, w, h, base, scale=60, mottle=(1, 5), grain=(1, 4))
 
 
 def _cloth(rng, w, h):
