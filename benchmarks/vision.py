@@ -35,7 +35,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--frames", type=int, default=40)
     ap.add_argument("--threads", type=int, default=0)
-    ap.add_argument("--det-size", type=int, default=640)
+    ap.add_argument(
+        "--det-size", type=int, default=None, help="fixed detector size (default: fitted)"
+    )
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
 

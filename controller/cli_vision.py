@@ -14,10 +14,10 @@ import typer
 from controller.errors import UserError
 
 
-def _recognizer(models: Path | None, det_size: int, min_confidence: float | None):
+def _recognizer(models: Path | None, det_size: int | None, min_confidence: float | None):
     from vision.recognizer import ModelMissingError, Recognizer
 
-    if det_size < 64 or det_size > 2048:
+    if det_size is not None and (det_size < 64 or det_size > 2048):
         raise UserError(f"--det-size must be between 64 and 2048, got {det_size}")
     if min_confidence is not None and not 0 <= min_confidence <= 1:
         raise UserError(f"--min-confidence must be between 0 and 1, got {min_confidence}")
@@ -32,7 +32,9 @@ def recognize(
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one object per image."),
     out: Path | None = typer.Option(None, "--out", help="Write annotated images into this folder."),
     models: Path | None = typer.Option(None, "--models", help="Folder with the ONNX models."),
-    det_size: int = typer.Option(640, "--det-size", help="Detector input, long side in px."),
+    det_size: int | None = typer.Option(
+        None, "--det-size", help="Detector input, long side in px (default: fitted to the cards)."
+    ),
     min_confidence: float | None = typer.Option(
         None, "--min-confidence", help="Report cards at or above this confidence."
     ),
@@ -88,7 +90,9 @@ def evaluate(
     dataset: Path = typer.Argument(..., help="A YOLO (images/+labels/) or Pascal VOC folder."),
     as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
     models: Path | None = typer.Option(None, "--models", help="Folder with the ONNX models."),
-    det_size: int = typer.Option(640, "--det-size", help="Detector input, long side in px."),
+    det_size: int | None = typer.Option(
+        None, "--det-size", help="Detector input, long side in px (default: fitted to the cards)."
+    ),
     limit: int = typer.Option(0, "--limit", help="Evaluate at most this many images (0: all)."),
     min_confidence: float | None = typer.Option(None, "--min-confidence"),
 ) -> None:

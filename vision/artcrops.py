@@ -70,3 +70,29 @@ def write_art_crops(root: Path, decks: list[str], per_class: int, seed: int) -> 
             cv2.imwrite(str(folder / f"a{seed}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
             n += 1
     return n
+
+
+def write_synth_crops(
+    root: Path, decks: list[str], n_designs: int, per_class: int, seed: int, progress=None
+) -> int:
+    """root/<CODE>/s*.jpg: `per_class` crops of every code from `n_designs` synthetic deck
+    designs (the shipped decks' faces with indices redrawn in other typefaces, see
+    `vision.synthdeck`), so the classifier reads ranks it has never seen printed that way."""
+    from vision.synthdeck import synth_deck
+
+    rng = np.random.default_rng(seed)
+    bases = [Deck.load(d) for d in decks]
+    designs = []
+    for k in range(n_designs):
+        designs.append(synth_deck(rng, bases[k % len(bases)]))
+        if progress:
+            progress(k + 1)
+    n = 0
+    for code in CODES:
+        folder = root / code
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(per_class):
+            crop = art_crop(rng, designs[k % len(designs)], code)
+            cv2.imwrite(str(folder / f"s{seed}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            n += 1
+    return n

@@ -49,18 +49,29 @@ def write_detection_set(
     crops: Path | None = None,
     crops_per_index: int = 1,
     progress: Callable[[int], None] | None = None,
+    synth_share: float = 0.0,
+    synth_designs: int = 24,
 ) -> dict:
     """Render `count` frames into root/images/split and root/labels/split (YOLO format).
 
     With `crops`, every visible index is also cut out into crops/split/<CODE>/ for the classifier.
+    A `synth_share` of the frames use synthetic deck designs (`vision.synthdeck`: the decks'
+    faces with indices redrawn in other typefaces), `synth_designs` of them made as needed.
     """
     rng = np.random.default_rng(seed)
     (root / "images" / split).mkdir(parents=True, exist_ok=True)
     (root / "labels" / split).mkdir(parents=True, exist_ok=True)
     loaded = [Deck.load(d) for d in decks]
+    designs: list[Deck] = []
     n_idx = n_card = n_crop = 0
     for k in range(count):
         deck = loaded[k % len(loaded)]
+        if synth_share and rng.random() < synth_share:
+            if len(designs) < synth_designs:
+                from vision.synthdeck import synth_deck
+
+                designs.append(synth_deck(rng, deck))
+            deck = designs[int(rng.integers(len(designs)))]
         img, labels = random_scene(rng, deck, size)
         h, w = img.shape[:2]
         lines = []

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.crops import CROP_PX, index_crop, upright
+from vision.outline import card_outline
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -27,6 +28,10 @@ class Detection:
     quad: list[list[float]]
     box: list[float]
     zone: str | None = None
+    # the classifier's runners-up for this card, surest first: (code, share of the pooled
+    # probability); alts[0] is `code` itself. Lets a caller that knows which codes are still
+    # possible (one physical deck) re-read a card without running the model again.
+    alts: list[tuple[str, float]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -63,15 +68,24 @@ class ModelMissingError(RuntimeError):
 class Recognizer:
     """Two small ONNX models: a class-agnostic index/card detector and a 52-way index classifier.
 
-    `det_size` is the long side the frame is scaled to for the detector (640 reads a 1280x720
-    frame at half resolution); `min_confidence` is the calibrated floor below which a card is
-    not reported (an empty table must give an empty list).
+    The detector only finds indices of the sizes it was trained on, so by default the frame is
+    scaled to suit the cards in it (`det_size=None`): a cheap pass at `COARSE_SIZE` finds the
+    cards, and the frame is read again scaled so that a card's long side is about `CARD_PX`
+    detector pixels (a phone close-up is shrunk, a 4K overhead photo of a whole table is read
+    near full size); with no card seen at the coarse pass it is read at `FALLBACK_SIZE`. A
+    fixed `det_size` (the long side in px) skips all that. `min_confidence` is the calibrated
+    floor below which a card is not reported (an empty table must give an empty list).
     """
+
+    COARSE_SIZE = 256
+    FALLBACK_SIZE = 640
+    MAX_SIZE = 1280
+    CARD_PX = 100.0
 
     def __init__(
         self,
         models_dir: str | Path | None = None,
-        det_size: int = 640,
+        det_size: int | None = None,
         min_confidence: float | None = None,
         threads: int | None = None,
     ) -> None:
@@ -86,7 +100,8 @@ class Recognizer:
         self.names: list[str] = meta["cls_names"]
         self.cls_size = int(meta["cls_size"])
         self.upright = bool(meta.get("upright", False))
-        self.det_size = int(det_size)
+        self.det_size = int(det_size) if det_size else None
+        self.card_px = float(meta.get("card_px", self.CARD_PX))
         self.index_conf = float(meta.get("index_conf", 0.25))
         self.card_conf = float(meta.get("card_conf", 0.3))
         self.min_confidence = float(
@@ -114,7 +129,7 @@ class Recognizer:
 
     def recognize(self, frame_bgr: np.ndarray) -> list[Detection]:
         hits, cards = self.detect(frame_bgr)
-        return self.assemble(hits, cards, frame_bgr.shape[1], frame_bgr.shape[0])
+        return self.assemble(hits, cards, frame_bgr.shape[1], frame_bgr.shape[0], frame_bgr)
 
     def detect(
         self, frame_bgr: np.ndarray
@@ -122,7 +137,7 @@ class Recognizer:
         """Raw stage outputs: classified index hits and card boxes (box, confidence)."""
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image of shape (h, w, 3)")
-        idx_boxes, idx_conf, card_boxes, card_conf = self._run_detector(frame_bgr)
+        idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
@@ -137,12 +152,19 @@ class Recognizer:
         return hits, cards
 
     def assemble(
-        self, hits: list[IndexHit], cards: list[tuple[list[float], float]], w: int, h: int
+        self,
+        hits: list[IndexHit],
+        cards: list[tuple[list[float], float]],
+        w: int,
+        h: int,
+        frame: np.ndarray | None = None,
     ) -> list[Detection]:
         """Group index hits into cards and name each card once (one physical deck).
 
         Two indices inside the same detected card pool their class probabilities (a card shows
-        its index twice); a code read on two separate cards goes to the surer read.
+        its index twice); a code read on two separate cards goes to the surer read. With the
+        frame, a card's `quad` is its outline where the card stands out (`vision.outline`),
+        else its box's corners.
         """
         groups = self._group(hits, cards)
         reads = []
@@ -153,16 +175,20 @@ class Recognizer:
             conf *= max(m.det_conf for m in members)
             if len(members) > 1 and all(m.code == self.names[k] for m in members):
                 conf = min(1.0, conf * 1.25)  # agreeing corners make a read surer
-            reads.append((conf, self.names[k], members, card_box))
+            share = pooled / max(float(pooled.sum()), 1e-9)
+            top = np.argsort(-share)[:5]
+            alts = [(self.names[int(j)], float(share[j])) for j in top]
+            reads.append((conf, self.names[k], members, card_box, alts))
         reads.sort(key=lambda r: -r[0])
         out, seen = [], set()
-        for conf, code, members, card_box in reads:
+        for conf, code, members, card_box, alts in reads:
             if conf < self.min_confidence or code in seen:
                 continue
             seen.add(code)
             box = card_box or self._card_box(members, cards, w, h)
-            quad = [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
-            out.append(Detection(code, conf, quad, [float(v) for v in box]))
+            quad = card_outline(frame, box) if frame is not None and card_box else None
+            quad = quad or [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
+            out.append(Detection(code, conf, quad, [float(v) for v in box], alts=alts))
         out.sort(key=lambda d: (d.box[1], d.box[0]))
         return out
 
@@ -201,9 +227,33 @@ class Recognizer:
             crop = cv2.resize(crop, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
         return crop
 
-    def _run_detector(self, frame: np.ndarray):
+    def scale_for(self, frame: np.ndarray) -> int:
+        """The detector input size (long side) that suits the cards in this frame."""
+        if self.det_size:
+            return self.det_size
+        return self._pick_size(frame, self._run_detector(frame, self.COARSE_SIZE))[0]
+
+    def _pick_size(self, frame: np.ndarray, coarse) -> tuple[int, bool]:
+        card_boxes = coarse[2]
+        long_side = max(frame.shape[:2])
+        if not len(card_boxes):
+            return min(self.FALLBACK_SIZE, max(self.COARSE_SIZE, long_side)), False
+        sides = np.maximum(card_boxes[:, 2] - card_boxes[:, 0], card_boxes[:, 3] - card_boxes[:, 1])
+        card = float(np.median(sides))
+        size = long_side * self.card_px / max(card, 1.0)
+        size = int(np.clip(round(size / 32) * 32, self.COARSE_SIZE, self.MAX_SIZE))
+        return size, size <= self.COARSE_SIZE * 1.15
+
+    def _detect_scaled(self, frame: np.ndarray):
+        if self.det_size:
+            return self._run_detector(frame, self.det_size)
+        coarse = self._run_detector(frame, self.COARSE_SIZE)
+        size, reuse = self._pick_size(frame, coarse)
+        return coarse if reuse else self._run_detector(frame, size)
+
+    def _run_detector(self, frame: np.ndarray, det_size: int):
         h, w = frame.shape[:2]
-        scale = self.det_size / max(h, w)
+        scale = det_size / max(h, w)
         nw, nh = max(32, round(w * scale)), max(32, round(h * scale))
         pw, ph = (nw + 31) // 32 * 32, (nh + 31) // 32 * 32
         img = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
@@ -237,6 +287,9 @@ class Recognizer:
                 sel = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), thr, 0.5)
                 sel = np.array(sel).reshape(-1)
                 xyxy, s = xyxy[sel], s[sel]
+                if k == 0:
+                    keep_idx = _drop_fragments(xyxy)
+                    xyxy, s = xyxy[keep_idx], s[keep_idx]
             xyxy = xyxy * np.array([sx, sy, sx, sy], np.float32)
             xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, w)
             xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, h)
@@ -266,3 +319,20 @@ class Recognizer:
         cx, cy = centres[0]
         side = 2.5 * max(max(xs) - min(xs), max(ys) - min(ys))
         return [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]
+
+
+def _drop_fragments(boxes: np.ndarray, inside: float = 0.6) -> np.ndarray:
+    """Indices of the boxes to keep: a box lying mostly (`inside` of its area) within a larger
+    one is a fragment of it (the rank or the suit alone, found beside the whole index)."""
+    if len(boxes) < 2:
+        return np.arange(len(boxes))
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    x1 = np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    y1 = np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    x2 = np.minimum(boxes[:, None, 2], boxes[None, :, 2])
+    y2 = np.minimum(boxes[:, None, 3], boxes[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    np.fill_diagonal(inter, 0)
+    # fragment[i, j]: box i lies within box j, and j is the larger
+    fragment = (inter >= inside * area[:, None]) & (area[None, :] > area[:, None])
+    return np.flatnonzero(~fragment.any(axis=1))

@@ -33,6 +33,7 @@ class TrainConfig:
     render_size: int = 320  # training frames are rendered at this size ...
     det_size: int = 256  # ... and the detector trains at this one
     det_epochs: int = 8
+    det_synth_share: float = 0.5  # share of detector frames drawn with synthetic deck designs
     det_batch: int = 16
     det_model: str = str(Path(__file__).resolve().parent / "arch" / "card_det.yaml")
     det_hours: float | None = None  # a time budget overrides det_epochs (ultralytics `time`)
@@ -40,6 +41,8 @@ class TrainConfig:
     cls_val_images: int = 150
     cls_render_size: int = 512
     cls_art_per_class: int = 300  # extra crops cut straight from the artwork, per card code
+    cls_synth_designs: int = 48  # synthetic deck designs (indices redrawn in other typefaces)
+    cls_synth_per_class: int = 450  # crops cut from them, per card code
     cls_size: int = 48
     cls_epochs: int = 6
     cls_batch: int = 64
@@ -66,6 +69,8 @@ class TrainConfig:
             cls_val_images=4,
             cls_render_size=256,
             cls_art_per_class=2,
+            cls_synth_designs=2,
+            cls_synth_per_class=2,
             cls_epochs=1,
             cls_batch=16,
             threads=1,
@@ -89,7 +94,7 @@ def offline_env(work: Path) -> None:
 
 def make_data(cfg: TrainConfig, progress) -> dict:
     """Render the detector set (train: four decks, val: the held-out deck) and the crops."""
-    from vision.artcrops import write_art_crops
+    from vision.artcrops import write_art_crops, write_synth_crops
     from vision.dataset import DET_NAMES, write_crop_set, write_data_yaml, write_detection_set
 
     det = cfg.work / "det_data"
@@ -100,14 +105,15 @@ def make_data(cfg: TrainConfig, progress) -> dict:
     size = (cfg.render_size, cfg.render_size)
     summary = {}
     jobs = [
-        ("det_train", det, "train", list(cfg.train_decks), cfg.det_images, cfg.seed),
-        ("det_val", det, "val", [cfg.val_deck], cfg.det_val_images, cfg.seed + 1),
+        ("det_train", det, "train", list(cfg.train_decks), cfg.det_images, cfg.seed, True),
+        ("det_val", det, "val", [cfg.val_deck], cfg.det_val_images, cfg.seed + 1, False),
     ]
-    for name, root, split, decks, count, seed in jobs:
+    for name, root, split, decks, count, seed, synth in jobs:
         task = progress.add_task(f"render {name}", total=count)
         summary[name] = write_detection_set(
             root, split, decks, count, size, seed,
             progress=lambda k, task=task: progress.update(task, completed=k),
+            synth_share=cfg.det_synth_share if synth else 0.0,
         )  # fmt: skip
     csize = (cfg.cls_render_size, cfg.cls_render_size)
     jobs = [
@@ -125,6 +131,11 @@ def make_data(cfg: TrainConfig, progress) -> dict:
         crops / "train", list(cfg.train_decks), cfg.cls_art_per_class, cfg.seed + 4
     )
     progress.update(task, completed=1)
+    task = progress.add_task("draw synthetic deck designs", total=cfg.cls_synth_designs)
+    summary["cls_synth"] = write_synth_crops(
+        crops / "train", list(cfg.train_decks), cfg.cls_synth_designs, cfg.cls_synth_per_class,
+        cfg.seed + 5, progress=lambda k, task=task: progress.update(task, completed=k),
+    )  # fmt: skip
     write_data_yaml(det, DET_NAMES)
     _fill_missing_classes(crops)
     return summary

@@ -1,0 +1,79 @@
+"""Synthetic deck designs (indices redrawn in other typefaces) and the recogniser's choice of
+detector scale: the two things that let it read decks and cameras it was not trained on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.deck import CODES, Deck
+from vision.recognizer import Recognizer
+from vision.synthdeck import IndexStyle, atlas, restyle_face, synth_deck
+
+DATA = Path(__file__).parent / "data" / "vision"
+
+
+def test_the_glyph_atlas_has_every_rank_and_suit_in_many_typefaces():
+    masks, rank_fonts, suit_fonts = atlas()
+    assert len(rank_fonts) >= 40 and len(suit_fonts) >= 10
+    for font in rank_fonts:
+        assert all(f"{font}|{r}" in masks for r in "A23456789TJQK")
+    for font in suit_fonts:
+        assert all(f"{font}|{s}" in masks for s in "SHDC")
+
+
+def _ink(img: np.ndarray, box, red: bool) -> int:
+    x1, y1, x2, y2 = (int(v) for v in box)
+    b, g, r = (img[y1:y2, x1:x2, k].astype(int) for k in range(3))
+    return int(((r - np.maximum(b, g) > 80) if red else ((r < 90) & (g < 90) & (b < 90))).sum())
+
+
+def test_a_restyled_card_prints_its_new_index_in_both_corners():
+    base = Deck.load("kennard-cc0-2color").faces["7D"]
+    style = IndexStyle.random(np.random.default_rng(4))
+    style.four_corners = False
+    face = restyle_face(base, style)
+    h, w = face.image.shape[:2]
+    assert face.image.shape == base.image.shape
+    tl, br = face.indices
+    # the bottom-right index is the top-left one turned half a turn about the card's centre
+    assert br == pytest.approx((w - tl[2], h - tl[3], w - tl[0], h - tl[1]))
+    area = (tl[2] - tl[0]) * (tl[3] - tl[1])
+    assert 0.002 * w * h < area < 0.08 * w * h
+    # a diamond is red: there is red ink in both new index boxes and no black ink
+    for box in (tl, br):
+        assert _ink(face.image, box, red=True) > 0.05 * area
+        assert _ink(face.image, box, red=False) == 0
+
+
+def test_a_synthetic_design_is_a_whole_deck_in_one_style():
+    deck = synth_deck(np.random.default_rng(1), Deck.load("aguilar-lgpl3"))
+    assert sorted(deck.faces) == sorted(CODES)
+    sizes = {tuple(round(v) for v in f.indices[0][2:]) for f in deck.faces.values()}
+    # one typeface and one size for the deck: index boxes end in roughly the same place
+    corners = np.array(sorted(sizes), float)
+    assert np.ptp(corners[:, 1]) < 0.1 * deck.faces["AS"].image.shape[0]
+
+
+@pytest.fixture(scope="module")
+def rec() -> Recognizer:
+    return Recognizer()
+
+
+def test_a_close_up_photo_is_read_at_a_small_detector_size(rec):
+    # a phone photo of one card filling the frame: the detector must see it shrunk, as trained
+    img = cv2.imread(str(DATA / "real" / "IMG_20220921_193915_jpg.jpg"))
+    assert rec.scale_for(img) <= 320
+
+
+def test_a_table_frame_is_read_near_full_resolution(rec):
+    # 1280x720 overhead frame, cards about a sixth of its height: read at 640 px or more
+    img = cv2.imread(str(DATA / "rendered_bellot_0.jpg"))
+    assert 640 <= rec.scale_for(img) <= 1280
+
+
+def test_a_fixed_detector_size_is_kept():
+    assert Recognizer(det_size=512).scale_for(np.zeros((720, 1280, 3), np.uint8)) == 512
