@@ -146,6 +146,12 @@ def train(
     det_images: int | None = typer.Option(None, "--det-images", min=4),
     threads: int | None = typer.Option(None, "--threads", min=1),
     stages: str = typer.Option("data,det,cls,export", "--stages", help="Comma-separated stages."),
+    real: Path | None = typer.Option(
+        None,
+        "--real",
+        help="Labelled real photos to train on too (the ammememe folder; default "
+        "../shared/data/real/ammememe where it exists).",
+    ),
 ) -> None:
     """Reproduce the shipped models end to end (needs the `train` extra)."""
     try:
@@ -175,6 +181,12 @@ def train(
         if value is not None:
             setattr(cfg, name, value)
     cfg.stages = chosen
+    if real is not None and not (real / "classes.txt").exists():
+        raise UserError(f"--real {real}: not a labelled photo folder (no classes.txt)")
+    if not smoke:
+        from vision.realdata import REAL_DEFAULT
+
+        cfg.real_dir = real or (REAL_DEFAULT if REAL_DEFAULT.exists() else None)
     summary = run(cfg)
     print(json.dumps({"out": str(out), "seconds": summary["seconds"]}))
 

@@ -54,6 +54,9 @@ class TrainConfig:
     stages: tuple[str, ...] = ("data", "det", "cls", "export")
     resume_det: str | None = None
     min_confidence: float = 0.05
+    # labelled real photos (vision.realdata.TRAIN_PARTS of them) join both training sets when
+    # this folder exists (it does on the developers' machines, not on a user's)
+    real_dir: Path | None = None
     extra: dict = field(default_factory=dict)
 
     @classmethod
@@ -137,6 +140,20 @@ def make_data(cfg: TrainConfig, progress) -> dict:
         cfg.seed + 5, progress=lambda k, task=task: progress.update(task, completed=k),
     )  # fmt: skip
     write_data_yaml(det, DET_NAMES)
+    real = cfg.real_dir
+    if real is not None and (real / "classes.txt").exists():
+        from vision.realdata import write_real_crops, write_real_detection_set
+
+        task = progress.add_task("real photos", total=1)
+        summary["det_real"] = write_real_detection_set(real, det)
+        summary["cls_real"] = write_real_crops(real, crops / "train", seed=cfg.seed + 6)
+        yaml = det / "data.yaml"
+        yaml.write_text(
+            yaml.read_text().replace("train: images/train", "train: [images/train, images/real]")
+        )
+        progress.update(task, completed=1)
+    else:
+        summary["real"] = f"no labelled real photos at {real}: rendered data only"
     _fill_missing_classes(crops)
     return summary
 
@@ -225,7 +242,12 @@ def export(cfg: TrainConfig) -> dict:
     det = YOLO(str(cfg.work / "det" / "weights" / "best.pt"))
     p = det.export(format="onnx", imgsz=cfg.det_size, dynamic=True, simplify=True, opset=17)
     shutil.copy(p, cfg.out / DET_ONNX)
-    shutil.copy(cfg.work / "cls" / CLS_ONNX, cfg.out / CLS_ONNX)
+    from vision.quantize import quantize_classifier
+
+    quantize_classifier(
+        cfg.work / "cls" / CLS_ONNX, cfg.out / CLS_ONNX, cfg.work / "cls_data" / "train",
+        size=cfg.cls_size, count=min(512, 64 * cfg.cls_batch),
+    )  # fmt: skip
     meta = {
         "detector": DET_ONNX,
         "classifier": CLS_ONNX,
