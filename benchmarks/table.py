@@ -9,6 +9,12 @@ arrived live at the video's rate) and whether processing keeps up with the frame
     python3 benchmarks/table.py                      # 20 matches, 1 round each, 30 fps
     python3 benchmarks/table.py --matches 4 --rounds 1 --fps 15 --json
     python3 benchmarks/table.py --labels             # exact labels instead of the recogniser
+    python3 benchmarks/table.py --videos V --trace T # reuse videos in V; per-match traces in T
+
+A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
+(a card touching the floor, landing, scooped, shown), every settled floor snapshot the tracker
+emitted (codes, least confidence, guesses, unreadable cards) and every event: the first line
+where they part shows where a misread began.
 """
 
 from __future__ import annotations
@@ -45,11 +51,15 @@ class LabelReader:
 
     def __init__(self, geometry, size, margin) -> None:
         w, h = size
-        x1, y1, _, _ = geometry.floor_box(w, h)
-        self.ox, self.oy = max(0, x1 - int(w * margin)), max(0, y1 - int(h * margin))
+        x1, y1, x2, y2 = geometry.floor_box(w, h)
+        mx, my = int(w * margin), int(h * margin)
+        self.ox, self.oy = max(0, x1 - mx), max(0, y1 - my)
+        self.shape = (min(h, y2 + my) - self.oy, min(w, x2 + mx) - self.ox)
         self.labels: list = []
 
     def observe(self, image, t):
+        if image.shape[:2] != self.shape:
+            return NS(t=t, cards=[])  # a closer look elsewhere: the labels are the floor crop's
         off = (self.ox, self.oy, self.ox, self.oy)
         cards = [
             NS(
@@ -125,6 +135,23 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         variant, players, truth["dealer"], geometry=geometry,
         recognizer=tracker_reader or recognizer, subscribers=[events.append],
     )  # fmt: skip
+    trace: list[tuple[float, int, str]] = []
+    if args.trace is not None:
+        feed_snapshot = table.feed_snapshot
+
+        def traced(snap):
+            unsure = f" guess {sorted(snap.unsure)}" if snap.unsure else ""
+            unread = f" unreadable {snap.unreadable}" if snap.unreadable else ""
+            trace.append(
+                (
+                    snap.t,
+                    1,
+                    f"SNAP  {sorted(snap.floor)} conf {snap.confidence:.2f}{unsure}{unread}",
+                )
+            )
+            return feed_snapshot(snap)
+
+        table.feed_snapshot = traced
     cap = cv2.VideoCapture(str(path))
     dt = 1.0 / args.fps
     done_at = 0.0  # when the (simulated live) processing queue finishes each frame
@@ -150,6 +177,8 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     cap.release()
     if not args.keep:
         path.unlink(missing_ok=True)
+    if args.trace is not None:
+        _write_trace(args.trace / f"{path.stem}.trace", truth, events, trace)
     score = score_record(truth["record"])
     result = table.result()
     exact = result["rounds"] == score["rounds"] and result["totals"] == score["totals"]
@@ -180,6 +209,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     duration = k * dt
     return {
         "match": i,
+        "name": path.stem,
         "variant": variant,
         "players": players,
         "seed": truth["seed"],
@@ -201,9 +231,32 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         "process_s": sum(proc),
         "frame_p95_ms": _pct(proc, 95) * 1000,
         "reads": table.tracker.reads_done,
+        "rereads": table.tracker.rereads,  # codes one deck ruled out, re-read as a runner-up
+        "merged": table.tracker.merged,  # second looks at one card dropped
+        "renames": len(table.tracker.renames),  # unmoved cards read better later, corrected
+        "held_unreadable": sum(
+            1 for e in events if e.type == "foul" and e.data.get("verdict") == "unreadable"
+        ),
         "render_s": truth.get("render_s"),
         "errors": table.state.errors,
     }
+
+
+def _write_trace(out: Path, truth: dict, events: list, trace: list) -> None:
+    """The true marks, the tracker's snapshots and the table's events, in video time."""
+    rows = list(trace)
+    for m in truth["marks"]:
+        what = " ".join(f"{k}={m[k]}" for k in ("round", "play", "card") if m.get(k) is not None)
+        rows.append((m["t"], 0, f"TRUTH {m['kind']} {what}"))
+    keys = ("round", "play", "seat", "card", "verdict", "foul", "kind", "text", "floor_after")
+    for e in events:
+        data = {k: e.data[k] for k in keys if e.data.get(k) is not None}
+        rows.append((e.t, 2, f"EVENT {e.id} {e.type} {json.dumps(data)}"))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"# {truth['variant']} {truth['players']}p seed {truth['seed']}: true fouls "
+             f"{json.dumps(truth['fouls'])}"]  # fmt: skip
+    lines += [f"{t:8.2f} {text}" for t, _order, text in sorted(rows, key=lambda r: r[:2])]
+    out.write_text("\n".join(lines) + "\n")
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -227,6 +280,7 @@ def main() -> None:
     ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
     ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")
     ap.add_argument("--render-only", action="store_true", help="render the videos, stop")
+    ap.add_argument("--trace", type=Path, help="write a trace of each match into this folder")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     args.keep = args.videos is not None
@@ -260,6 +314,8 @@ def main() -> None:
                     f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video",
                     flush=True,
                 )
+                if args.trace is not None and not row["exact"]:
+                    print(f"  trace: {args.trace}/{row['name']}.trace", flush=True)
     lat = [x for r in rows for x in r["latency_live"]]
     latv = [x for r in rows for x in r["latency_video"]]
     latf = [x for r in rows for x in r["latency_fouls"]]
@@ -278,6 +334,14 @@ def main() -> None:
         "fouls_flagged": sum(r["fouls_flagged"] for r in rows),
         "false_fouls": sum(len(r["false_fouls"]) for r in rows),
         "prompts": sum(len(r["prompts"]) for r in rows),
+        "prompt_kinds": {
+            k: sum(r["prompts"].count(k) for r in rows)
+            for k in sorted({k for r in rows for k in r["prompts"]})
+        },
+        "rereads": sum(r["rereads"] for r in rows),
+        "merged": sum(r["merged"] for r in rows),
+        "renames": sum(r["renames"] for r in rows),
+        "held_unreadable": sum(r["held_unreadable"] for r in rows),
         "turns": sum(r["turns"] for r in rows),
         "latency_ms": {
             "median": round(statistics.median(lat) * 1000) if lat else None,

@@ -23,6 +23,7 @@ from controller.turns import (
     CardLaid,
     MisdealPrompt,
     ObservedTurn,
+    Reread,
     RoundStart,
     ShowCancelled,
     ShowCardPrompt,
@@ -90,12 +91,15 @@ class Table:
         self._subscribers: list[Subscriber] = list(subscribers)
         recognize = recognizer.observe if recognizer is not None else None
         self.tracker = FloorTracker(self.geometry, recognize, tracker_config or TrackerConfig())
+        self.tracker.learn = False  # calibrated from the logged confidences (see _emit)
         self.turns = TurnTracker(self._can_capture, self._bad_initial)
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
         self._misdeal_prompt: int | None = None
         past = list(events or [])
         if past:
+            for e in past:
+                self._calibrate(e)
             self.state = replay(past)
             if not self.state.started:
                 raise UserError("the stored events hold no match_started")
@@ -110,6 +114,7 @@ class Table:
                 0.0,
             )
             self.turns.expect_deal(require_empty=False)
+        self._update_gone()
         self._show_display()
 
     # ---- subscribers and publishing --------------------------------------------------------
@@ -120,9 +125,18 @@ class Table:
     def _emit(self, type_: str, data: dict[str, Any], t: float) -> Event:
         e = Event(self.state.last_event_id + 1, self.match_id, type_, float(t), data)
         self.state.apply(e)  # the live state is the fold over the events: replay agrees
+        self._calibrate(e)
         for fn in self._subscribers:
             fn(e)
         return e
+
+    def _calibrate(self, e: Event) -> None:
+        """The tracker's thresholds follow the confidences of the cards the log holds as read
+        (turns, round floors): a table resumed from its log has exactly the same thresholds."""
+        if e.type in (ev.TURN, ev.FOUL) and e.data.get("card_confidence") is not None:
+            self.tracker.calibrate([e.data["card_confidence"]])
+        elif e.type == ev.ROUND_STARTED:
+            self.tracker.calibrate(e.data.get("confidences") or [])
 
     def _show_display(self) -> None:
         if self.bridge is None:
@@ -162,7 +176,15 @@ class Table:
         out: list[Event] = []
         for intent in self.turns.step(snap):
             out += self._handle(intent)
+        self._update_gone()
         return out
+
+    def _update_gone(self) -> None:
+        """Tell the tracker which codes cannot be on the floor now (one physical deck)."""
+        if self.state.phase != "playing" or self.turns.mode == "deal":
+            self.tracker.gone = frozenset()
+            return
+        self.tracker.gone = frozenset(self._gone_this_round() - self.turns.on_floor())
 
     # ---- referee decisions ------------------------------------------------------------------
     def referee(
@@ -184,6 +206,7 @@ class Table:
         ):
             self.turns.set_floor(self.state.floor)
             self._show_prompt = None
+        self._update_gone()
         self._show_display()
         return e
 
@@ -236,6 +259,8 @@ class Table:
             if intent.t_landed is not None:
                 data["t_landed"] = intent.t_landed
             data["confidence"] = intent.confidence
+            if intent.card_confidence is not None:
+                data["card_confidence"] = round(intent.card_confidence, 3)
             return [self._emit(ev.CARD_LAID, data, intent.t)]
         if isinstance(intent, ShowCancelled):
             closes, self._show_prompt = self._show_prompt, None
@@ -249,6 +274,9 @@ class Table:
                 text += " unexpected " + " ".join(extra)
             if gone:
                 text += " missing " + " ".join(gone)
+            if intent.unreadable:
+                n = intent.unreadable
+                text += f" {n} unreadable card{'s' if n > 1 else ''}: show it to the camera"
             return [
                 self._emit(
                     ev.PROMPT,
@@ -258,7 +286,32 @@ class Table:
             ]
         if isinstance(intent, ObservedTurn):
             return self._turn(intent)
+        if isinstance(intent, Reread):
+            return self._reread(intent)
         raise TypeError(f"unknown intent {intent!r}")
+
+    def _reread(self, intent: Reread) -> list[Event]:
+        """A card that did not move was read better: correct the turn that played it (the
+        fold renames it in the later floors too and re-judges, R7), or tell the referee."""
+        rnd = self.state.current_round
+        live = rnd.live_turns() if rnd is not None and not rnd.ended else []
+        played = [tr for tr in live if tr.card == intent.was]
+        if played:
+            data = {
+                "action": "correct",
+                "target": played[-1].event_id,
+                "payload": {"card": intent.card, "by": "camera"},
+            }
+            probe = self.state.copy()
+            errors = len(probe.errors)
+            probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, intent.t, data))
+            if len(probe.errors) == errors:
+                out = [self._emit(ev.REFEREE, data, intent.t)]
+                self._show_display()
+                return out
+        text = f"the camera re-read {intent.was} as {intent.card}: check the floor"
+        data = {"kind": "reread", "text": text, "seat": None, "cards": [intent.was, intent.card]}
+        return [self._emit(ev.PROMPT, data, intent.t)]
 
     def _next_dealer(self) -> int:
         m = self.state.match
@@ -274,6 +327,8 @@ class Table:
         if self._misdeal_prompt is not None:
             data["closes"] = self._misdeal_prompt
             self._misdeal_prompt = None
+        if intent.confidences:
+            data["confidences"] = [round(c, 3) for c in intent.confidences]
         if intent.misdeal:
             data["misdeal"] = list(intent.misdeal)  # R1.3 not done: the referee is told
         out.append(self._emit(ev.ROUND_STARTED, data, intent.t))
@@ -310,13 +365,29 @@ class Table:
             "t_landed": obs.t_landed,
             "confidence": round(obs.confidence, 3),
         }
-        if obs.confidence < self.tracker.config.sure:
+        if obs.card_confidence is not None:
+            data["card_confidence"] = round(obs.card_confidence, 3)
+        if obs.confidence < self.tracker.sure:
             data["doubtful"] = True  # a legal verdict the referee may want to confirm
         if obs.shown and self._show_prompt is not None:
             data["prompt"] = self._show_prompt
             self._show_prompt = None
         kind = ev.TURN
-        if obs.card is not None and obs.card in self._gone_this_round():
+        if obs.unsure:
+            # One deck: every plausible reading of the card was impossible (R7 `unreadable`):
+            # held for the referee with the best possible guess, never silently scored.
+            data.update(
+                verdict=UNREADABLE,
+                foul=UNREADABLE,
+                takes=[],
+                basra=False,
+                basra_points=0,
+                legal=[],
+                status=PENDING,
+                reason=f"the card could not be read; best possible guess {obs.card}",
+            )
+            kind = ev.FOUL
+        elif obs.card is not None and obs.card in self._gone_this_round():
             data.update(
                 verdict="foul",
                 foul="duplicate_card",
@@ -425,6 +496,7 @@ class Table:
                     laid["floor"],
                     laid.get("t_landed", st.last_t),  # logs from before t_landed was kept
                     laid.get("confidence", 1.0),
+                    laid.get("card_confidence"),
                 )
             elif show is not None and show.data:
                 self.turns.resume_show(show.data["floor_before"], show.data["floor_after"])

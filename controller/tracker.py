@@ -1,8 +1,19 @@
-"""From camera frames to settled floor snapshots: motion gating, occlusion, confidence.
+"""From camera frames to settled floor snapshots: motion gating, occlusion, confidence, one deck.
 
 Every frame gets a cheap motion test (a downscaled grey image differenced with the last one);
 the recogniser runs only once the table has been still for a moment and looks different from
 the last snapshot; reads are accumulated until they agree, then one `Snapshot` is emitted.
+
+One physical deck (RULES R1.1): a detection whose code cannot be there (captured or played
+earlier this round: `FloorTracker.gone`, set by the Table; or lying untouched elsewhere on the
+floor; or already named in this read) is re-read as the classifier's best runner-up that can
+be (`Detection.alts`); with no plausible runner-up it is a guess (`Snapshot.unsure`: its turn is
+held as `unreadable`), with none at all it is counted in `Snapshot.unreadable` (a prompt).
+
+Swapping the recogniser's model needs no recalibration: the confidence thresholds are fractions
+of the learnt reference (the median confidence of the cards read so far; the Table feeds it
+the confidences it logs, so a resumed table has the same thresholds). Set
+`TrackerConfig.reference` only to pin it (1.0 makes `accept`/`sure`/`doubt` absolute).
 """
 
 from __future__ import annotations
@@ -28,13 +39,30 @@ class TrackerConfig:
     settle_frames: int = 2  # ... and for at least this many frames (a hand may pause)
     min_reads: int = 1  # reads accumulated before a snapshot may be accepted
     max_reads: int = 4  # give up waiting for agreement after this many
-    # Confidence thresholds, calibrated on the shipped recogniser (its own floor is 0.15; its
-    # true reads have a median near 0.45, its misreads rarely pass 0.36):
-    accept: float = 0.22  # mean confidence over the reads for a card to be on the floor
-    sure: float = 0.4  # a card read this surely needs no second read
-    doubt: float = 0.1  # a mean between doubt and sure asks for another read
+    # Confidence thresholds are FRACTIONS of the reference confidence: the median confidence of
+    # the cards accepted so far (a true read's typical confidence). The tracker learns it from
+    # the reads themselves, so a retrained recogniser whose confidences shift needs no
+    # recalibration. `reference` fixes it instead (1.0 makes the fractions absolute).
+    accept: float = 0.4  # mean confidence over the reads for a NEW card to be on the floor
+    sure: float = 0.85  # a card read this surely needs no second read
+    doubt: float = 0.22  # a mean between doubt and sure asks for another read (until two
+    # reads in a row agree: the frames of a still table barely differ, more reads add nothing)
+    accept_landed: float = 0.25  # ... for a new card where the pixels changed (it landed there)
+    # A card's untouched place read surely as another code, at least this much surer than the
+    # code it was given: the earlier read was the misread, the card is renamed (goal: a later
+    # correct read of the same physical card corrects an earlier misread).
+    reread_margin: float = 0.15
+    reference: float | None = None  # None: learnt from the reads; a number: fixed
+    reference_start: float = 0.45  # the prior for the learnt reference (worth 3 reads)
+    reference_window: int = 60  # accepted card confidences the learnt reference remembers
+    # One physical deck (RULES R1.1): a code that cannot be there (captured or played earlier
+    # this round, or lying elsewhere on the floor) is re-read as the classifier's best runner-up
+    # that is still possible, if that one has at least this share of the pooled probability.
+    alt_min_share: float = 0.08
     crop_margin: float = 0.04  # the recogniser sees the floor's box plus this margin
     arm_patience_s: float = 1.5  # a "hand" that never moves for this long is read anyway
+    arm_depth: float = 0.05  # ... a hand reaches at least this far (share of the frame's
+    # width) past the floor's edge: a players' pile spilling over the line is no hand
     focus_reads: bool = True  # read again, closer, where something new lies unread
     focus_min_px: int = 25  # ... if at least this many changed motion pixels (a card: ~140)
 
@@ -47,6 +75,10 @@ class Read:
     floor: dict[str, float]
     others: dict[str, float]
     boxes: dict[str, list[float]] = field(default_factory=dict)  # floor cards, frame pixels
+    # floor cards whose code is a best guess: every plausible reading was impossible (one deck)
+    unsure: set[str] = field(default_factory=set)
+    # floor detections that no possible code names: (box, confidence)
+    unreadable: list[tuple[list[float], float]] = field(default_factory=list)
 
 
 @dataclass
@@ -54,7 +86,8 @@ class FloorTracker:
     """Feed frames (or observations), get settled `Snapshot`s of the floor.
 
     `recognize(image, t)` is `vision.recognizer.Recognizer.observe` or anything returning an
-    object with `.cards` of detections having `.code`, `.confidence` and `.box`.
+    object with `.cards` of detections having `.code`, `.confidence` and `.box` (and, for the
+    one-deck re-read, `.alts`: the classifier's top codes with their shares, surest first).
     """
 
     geometry: TableGeometry
@@ -75,10 +108,52 @@ class FloorTracker:
     _size: tuple[int, int] | None = None
     _mask: np.ndarray | None = None
     _inner: np.ndarray | None = None
+    _deep: np.ndarray | None = None
     moving: bool = False
     cards: dict[str, list[float]] = field(default_factory=dict)  # last snapshot's card boxes
     kept: int = 0  # cards kept from pixels when a read disagreed (misread or missed)
     focus_reads: int = 0  # closer second looks at unexplained changes
+    # One physical deck: codes that cannot be on the floor now (played or captured earlier
+    # this round and not lying there). The Table keeps this up to date after every event.
+    gone: frozenset[str] = frozenset()
+    rereads: int = 0  # detections re-read as a runner-up because their code was impossible
+    renames: list[tuple[str, str]] = field(default_factory=list)  # (earlier code, better code)
+    _known_conf: dict[str, float] = field(default_factory=dict)  # last snapshot's confidences
+    merged: int = 0  # detections dropped as a second look at a card already named
+    # The learnt reference: from this tracker's own snapshots (`learn`), or fed by its owner
+    # through `calibrate` (the Table feeds the confidences it logs, so a resumed table that
+    # replays its log has exactly the same thresholds).
+    learn: bool = True
+    _confs: list[float] = field(default_factory=list)  # accepted cards' confidences (recent)
+    _delta: np.ndarray | None = None  # this read's changed pixels since the last snapshot
+
+    # ---- thresholds -------------------------------------------------------------------------
+    @property
+    def reference(self) -> float:
+        """A true read's typical confidence: fixed by the config, or the median of the cards
+        accepted so far (with `reference_start` worth three reads as the prior)."""
+        cfg = self.config
+        if cfg.reference is not None:
+            return cfg.reference
+        recent = self._confs[-cfg.reference_window :]
+        return float(np.median([cfg.reference_start] * 3 + recent))
+
+    def calibrate(self, confidences) -> None:
+        """Remember the confidences of cards known to be real (for the learnt reference)."""
+        self._confs += [float(c) for c in confidences]
+        del self._confs[: -self.config.reference_window]
+
+    @property
+    def accept(self) -> float:
+        return self.config.accept * self.reference
+
+    @property
+    def sure(self) -> float:
+        return self.config.sure * self.reference
+
+    @property
+    def doubt(self) -> float:
+        return self.config.doubt * self.reference
 
     # ---- frames -----------------------------------------------------------------------------
     def feed(self, frame: np.ndarray, t: float) -> Snapshot | None:
@@ -127,6 +202,7 @@ class FloorTracker:
     def feed_observation(self, obs: Any, size: tuple[int, int]) -> Snapshot | None:
         """One recogniser observation taken while the table was still (no motion gating)."""
         self._size = size
+        self._delta = None
         read = self._to_read(obs, size, (0, 0))
         return self._accumulate(read)
 
@@ -146,6 +222,10 @@ class FloorTracker:
             # (the players' piles at the edges may spill a little over the floor's line).
             inner = cv2.erode(self._mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
             self._inner = inner
+            # An arm reaches well past the floor's line; a pile at a player's edge may spill
+            # over it by a few pixels (RULES R1.1: captured cards go to the players' edges).
+            k = 2 * max(1, round(self.config.arm_depth * sw)) + 1
+            self._deep = cv2.erode(self._mask.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
         sw, sh = self._mask.shape[1], self._mask.shape[0]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -162,7 +242,7 @@ class FloorTracker:
 
     def _arm_from_edge(self, small: np.ndarray) -> bool:
         """True when a changed blob reaches from the frame's border into the floor (an arm)."""
-        assert self._ref is not None and self._inner is not None
+        assert self._ref is not None and self._deep is not None
         moved = self._diff_mask(_detail(small), _detail(self._ref)).astype(np.uint8)
         n, labels = cv2.connectedComponents(moved)
         if n <= 1:
@@ -171,7 +251,7 @@ class FloorTracker:
         at_edge = set(np.unique(border).tolist()) - {0}
         if not at_edge:
             return False
-        on_floor = labels[self._inner & (moved > 0)]
+        on_floor = labels[self._deep & (moved > 0)]
         return any(int(np.count_nonzero(on_floor == k)) >= 6 for k in at_edge)
 
     def _read(self, frame: np.ndarray, t: float, small: np.ndarray) -> Snapshot | None:
@@ -179,6 +259,9 @@ class FloorTracker:
         x1, y1, x2, y2 = self.geometry.floor_box(w, h)
         mx, my = int(w * self.config.crop_margin), int(h * self.config.crop_margin)
         x1, y1, x2, y2 = max(0, x1 - mx), max(0, y1 - my), min(w, x2 + mx), min(h, y2 + my)
+        self._delta = (
+            self._diff_mask(_detail(small), _detail(self._ref)) if self._ref is not None else None
+        )
         obs = self.recognize(frame[y1:y2, x1:x2], t)
         self.last_observation = obs
         read = self._to_read(obs, (w, h), (x1, y1))
@@ -212,35 +295,100 @@ class FloorTracker:
             x2 = int(min(w, (bx + bw) / sx + card))
             y2 = int(min(h, (by + bh) / sy + card))
             self.focus_reads += 1
-            extra = self._to_read(self.recognize(frame[y1:y2, x1:x2], t), (w, h), (x1, y1))
-            for code, conf in extra.floor.items():
-                if conf > read.floor.get(code, 0.0):
-                    read.floor[code] = conf
-                    read.boxes[code] = extra.boxes[code]
+            obs = self.recognize(frame[y1:y2, x1:x2], t)
+            # A card cut by the crop's edge is a card the full view already read: leave it.
+            cut = (x1 > 0, y1 > 0, x2 < w, y2 < h)
+            cards = [
+                d for d in getattr(obs, "cards", obs) if not _cut(d.box, x2 - x1, y2 - y1, cut)
+            ]
+            # Named into the same read: a card seen in both views is one card (one deck).
+            self._to_read(cards, (w, h), (x1, y1), read)
 
-    def _to_read(self, obs: Any, size: tuple[int, int], offset: tuple[int, int]) -> Read:
+    def _to_read(
+        self, obs: Any, size: tuple[int, int], offset: tuple[int, int], read: Read | None = None
+    ) -> Read:
+        """Name the detections of one observation (crop at `offset`), into `read` if given."""
         w, h = size
-        floor: dict[str, float] = {}
-        others: dict[str, float] = {}
-        boxes: dict[str, list[float]] = {}
+        others: dict[str, float] = {} if read is None else read.others
+        on_floor = []
         t = float(getattr(obs, "t", 0.0))
         for det in getattr(obs, "cards", obs):
             bx1, by1, bx2, by2 = det.box
-            cx = (bx1 + bx2) / 2 + offset[0]
-            cy = (by1 + by2) / 2 + offset[1]
-            zone = self.geometry.zone(cx, cy, w, h)
-            target = floor if zone == FLOOR else others
-            # One physical deck: each code exists once; keep its best detection.
-            if float(det.confidence) > target.get(det.code, -1.0):
-                target[det.code] = float(det.confidence)
-                if zone == FLOOR:
-                    boxes[det.code] = [
-                        bx1 + offset[0],
-                        by1 + offset[1],
-                        bx2 + offset[0],
-                        by2 + offset[1],
-                    ]
-        return Read(t, floor, others, boxes)
+            box = [bx1 + offset[0], by1 + offset[1], bx2 + offset[0], by2 + offset[1]]
+            zone = self.geometry.zone((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, w, h)
+            conf = float(det.confidence)
+            if zone == FLOOR:
+                alts = list(getattr(det, "alts", None) or [(det.code, 1.0)])
+                on_floor.append((conf, det.code, box, alts))
+            elif conf > others.get(det.code, -1.0):
+                others[det.code] = conf
+        if read is None:
+            read = Read(t, {}, others)
+        # One physical deck: each code exists once. The surest detections are named first; a
+        # code that cannot be there is re-read as its best runner-up that can.
+        for conf, code, box, alts in sorted(on_floor, key=lambda d: -d[0]):
+            if any(
+                _within(box, b) or _within(b, box) or (c == code and _within(box, b, 0.2))
+                for c, b in read.boxes.items()
+            ):
+                self.merged += 1  # a second look at a card already named (its other corner)
+                continue
+            name, conf, unsure = self._name(code, conf, box, alts, read)
+            if name is None:
+                read.unreadable.append((box, conf))
+                continue
+            read.floor[name], read.boxes[name] = conf, box
+            if unsure:
+                read.unsure.add(name)
+        return read
+
+    def _name(
+        self, code: str, conf: float, box: list[float], alts: list, read: Read
+    ) -> tuple[str | None, float, bool]:
+        """The code a detection is read as, its confidence, and whether that is only a guess.
+
+        A code already named in this read, captured or played earlier this round (`gone`), or
+        lying untouched elsewhere on the floor cannot be this card: the classifier's best
+        runner-up that can be takes its place, its confidence scaled by its share of the
+        probability. With no plausible runner-up the surest possible one is kept as a guess
+        (`unsure`, with the detection's own confidence: a card lies there, only its name is in
+        doubt; the turn it makes is held for the referee); with none at all, None."""
+        if self._possible(code, box, read):
+            return code, conf, False
+        top = max(float(alts[0][1]), 1e-9) if alts else 1.0
+        for alt, share in alts[1:]:  # surest first
+            if not self._possible(alt, box, read):
+                continue
+            self.rereads += 1
+            if float(share) >= self.config.alt_min_share:
+                return alt, conf * float(share) / top, False
+            return alt, conf, True  # a card surely lies there; only its name is a guess
+        return None, conf, False
+
+    def _possible(self, code: str, box: list[float], read: Read) -> bool:
+        if code in read.floor or code in self.gone:
+            return False
+        known = self.cards.get(code)
+        if known is None or _inside(box, known, 0.25):
+            return True
+        # The code's card lay elsewhere at the last snapshot: if that place did not change,
+        # it still lies there and this is another card.
+        return not self._untouched(known)
+
+    def _untouched(self, box: list[float], most: float = 0.04) -> bool:
+        """Whether a card box's inner part shows no change (at most `most` of its pixels)
+        since the last snapshot."""
+        if self._delta is None or self._size is None:
+            return True  # no pixels to tell (fed observations): cards do not move by themselves
+        changed = self._delta
+        sx = changed.shape[1] / self._size[0]
+        sy = changed.shape[0] / self._size[1]
+        x1, y1, x2, y2 = box
+        mx, my = (x2 - x1) * 0.15, (y2 - y1) * 0.15
+        a, b = int((x1 + mx) * sx), int(math.ceil((x2 - mx) * sx))
+        c, d = int((y1 + my) * sy), int(math.ceil((y2 - my) * sy))
+        patch = changed[max(0, c) : d, max(0, a) : b]
+        return patch.size > 0 and float(patch.mean()) <= most
 
     def _accumulate(self, read: Read, small: np.ndarray | None = None) -> Snapshot | None:
         self.reads_done += 1
@@ -248,22 +396,56 @@ class FloorTracker:
         self._reads.append(read)
         n = len(self._reads)
         cfg = self.config
+        accept, sure, doubt = self.accept, self.sure, self.doubt
         codes = set().union(*(r.floor for r in self._reads))
         mean = {c: sum(r.floor.get(c, 0.0) for r in self._reads) / n for c in codes}
-        doubtful = any(cfg.doubt < m < cfg.sure for m in mean.values())
-        if n < cfg.min_reads or (doubtful and n < cfg.max_reads):
+        # A card of the last snapshot read again at its place, however weakly, is still there:
+        # cards do not vanish by themselves, only a capture takes them (and then they are gone).
+        here = {
+            c
+            for c in codes & set(self.cards)
+            if any(c in r.boxes and _inside(r.boxes[c], self.cards[c], 0.25) for r in self._reads)
+        }
+        doubtful = any(doubt < m < sure for c, m in mean.items() if c not in here)
+        if n < cfg.min_reads or (doubtful and n < cfg.max_reads and not _agree(self._reads)):
             return None
-        floor = {c for c, m in mean.items() if m >= cfg.accept}
+        # A new card where the pixels changed since the last snapshot (something landed there)
+        # needs less: the camera saw it arrive.
+        landed = self._delta is not None and self._ref is not None
+        bar = {
+            c: cfg.accept_landed * self.reference
+            if landed and c in read.boxes and not self._untouched(read.boxes[c], 0.3)
+            else accept
+            for c in mean
+        }
+        floor = {c for c, m in mean.items() if m >= bar[c]} | here
         boxes: dict[str, list[float]] = {}
+        unsure: set[str] = set()
         for r in self._reads:
             boxes.update(r.boxes)
+            unsure = (unsure - set(r.floor)) | r.unsure  # the latest read of each code decides
+        n_renames = len(self.renames)
         if small is not None and self._ref is not None:
             self._keep_untouched(floor, boxes, small, mean)
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
+        if self.learn:
+            self.calibrate(mean[c] for c in floor if c in mean)
+        named = [boxes[c] for c in floor if c in boxes]
+        # Only a detection as sure as a new card must be counts as a card nobody can name.
+        unreadable = sum(1 for b, c in read.unreadable if c >= accept and not _covered(b, named))
+        renamed = tuple(r for r in self.renames[n_renames:] if r[1] in floor)
         self._done, self._reads = True, []
         self.cards = {c: boxes[c] for c in floor if c in boxes}
+        self._known_conf = {c: mean.get(c, self._known_conf.get(c, 1.0)) for c in floor}
         return Snapshot(
-            t=read.t, floor=frozenset(floor), confidence=conf, t_still=self._still_since
+            t=read.t,
+            floor=frozenset(floor),
+            confidence=conf,
+            t_still=self._still_since,
+            unsure=frozenset(unsure & floor),
+            unreadable=unreadable,
+            confidences=tuple(sorted((c, round(mean.get(c, 1.0), 3)) for c in floor)),
+            renamed=renamed,
         )
 
     def _keep_untouched(
@@ -273,22 +455,16 @@ class FloorTracker:
         there, whatever this read says: a read on it that names another card is a misread,
         and a read that misses it missed it. Only changed places are read afresh."""
         assert self._ref is not None and self._size is not None
-        changed = self._diff_mask(_detail(small), _detail(self._ref))
-        sx = small.shape[1] / self._size[0]
-        sy = small.shape[0] / self._size[1]
+        self._delta = self._diff_mask(_detail(small), _detail(self._ref))
 
         def untouched(x1: float, y1: float, x2: float, y2: float) -> bool:
-            mx, my = (x2 - x1) * 0.15, (y2 - y1) * 0.15
-            a, b = int((x1 + mx) * sx), int(math.ceil((x2 - mx) * sx))
-            c, d = int((y1 + my) * sy), int(math.ceil((y2 - my) * sy))
-            patch = changed[max(0, c) : d, max(0, a) : b]
-            return patch.size > 0 and float(patch.mean()) <= 0.04
+            return self._untouched([x1, y1, x2, y2])
 
         # Nothing new appears where nothing changed: an unsure read there is a phantom (a sure
         # one is a card that an earlier read missed).
         for other in [o for o in floor if o not in self.cards and o in boxes]:
             if (
-                mean.get(other, 1.0) < self.config.sure
+                mean.get(other, 1.0) < self.sure
                 and untouched(*boxes[other])
                 and not self._inside_known(boxes[other])
             ):
@@ -297,16 +473,32 @@ class FloorTracker:
         for code, (x1, y1, x2, y2) in self.cards.items():
             if not untouched(x1, y1, x2, y2):
                 continue  # touched: trust the read
+            known = [x1, y1, x2, y2]
+            renamed = None
             for other in [o for o in floor if o not in self.cards and o in boxes]:
-                ox = (boxes[other][0] + boxes[other][2]) / 2
-                oy = (boxes[other][1] + boxes[other][3]) / 2
-                if x1 <= ox <= x2 and y1 <= oy <= y2:
-                    floor.discard(other)  # the same physical card, misread
+                if not _inside(boxes[other], known):
+                    continue
+                floor.discard(other)  # the same physical card: one of the two reads is wrong
+                if renamed is None and self._rereads_better(code, mean.get(other, 0.0)):
+                    renamed = other  # this read is sure and surer: the earlier one was wrong
+                else:
                     self.kept += 1
+            if renamed is not None:
+                floor.discard(code)
+                floor.add(renamed)
+                boxes[renamed] = known
+                self.renames.append((code, renamed))
+                continue
             if code not in floor:
                 self.kept += 1
             floor.add(code)
-            boxes[code] = [x1, y1, x2, y2]
+            boxes[code] = known
+
+    def _rereads_better(self, code: str, conf: float) -> bool:
+        """Whether a read at a card's untouched place that names another code, `conf` sure,
+        should replace the code the card was given (a later, better look at the same card)."""
+        before = self._known_conf.get(code, 1.0)
+        return conf >= self.sure and conf >= before + self.config.reread_margin * self.reference
 
     def _inside_known(self, box: list[float]) -> bool:
         """Whether a box's centre lies on a card of the last snapshot (handled there)."""
@@ -317,3 +509,42 @@ class FloorTracker:
 def _detail(small: np.ndarray) -> np.ndarray:
     """The image less its soft shading: card edges stay, slow light changes go."""
     return small - cv2.blur(small, (9, 9))
+
+
+def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
+    """Whether `box`'s centre lies on `known` (grown by `margin` of its size on every side)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    mx, my = (known[2] - known[0]) * margin, (known[3] - known[1]) * margin
+    return known[0] - mx <= cx <= known[2] + mx and known[1] - my <= cy <= known[3] + my
+
+
+def _covered(box: list[float], named: list[list[float]]) -> bool:
+    """Whether a box is the same place as one of the named cards' boxes."""
+    return any(_inside(box, b) or _inside(b, box) for b in named)
+
+
+def _within(box: list[float], other: list[float], share: float = 0.6) -> bool:
+    """Whether most of `box` (at least `share` of its area) lies inside `other`."""
+    w = min(box[2], other[2]) - max(box[0], other[0])
+    h = min(box[3], other[3]) - max(box[1], other[1])
+    area = max(1e-9, (box[2] - box[0]) * (box[3] - box[1]))
+    return w > 0 and h > 0 and w * h / area >= share
+
+
+def _cut(box: list[float], w: int, h: int, cut: tuple[bool, bool, bool, bool], px: float = 3.0):
+    """Whether a box in a crop touches one of the crop's edges that cut the frame."""
+    left, top, right, bottom = cut
+    return (
+        (left and box[0] <= px)
+        or (top and box[1] <= px)
+        or (right and box[2] >= w - px)
+        or (bottom and box[3] >= h - px)
+    )
+
+
+def _agree(reads: list[Read], tol: float = 0.05) -> bool:
+    """Whether the last two reads name the same floor cards with about the same confidence."""
+    if len(reads) < 2:
+        return False
+    a, b = reads[-2].floor, reads[-1].floor
+    return a.keys() == b.keys() and all(abs(a[c] - b[c]) <= tol for c in a)

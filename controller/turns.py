@@ -18,6 +18,14 @@ class Snapshot:
     floor: frozenset[str]
     confidence: float = 1.0
     t_still: float | None = None  # when the scene stopped moving (the card landed), if known
+    unsure: frozenset[str] = frozenset()  # codes that are only a best guess (one deck)
+    unreadable: int = 0  # cards seen on the floor that no possible code names
+    confidences: tuple[tuple[str, float], ...] = ()  # (code, mean confidence) of the reads
+    # (earlier code, code): a card that did not move, read better: the earlier read was wrong
+    renamed: tuple[tuple[str, str], ...] = ()
+
+    def confidence_of(self, code: str) -> float | None:
+        return next((c for k, c in self.confidences if k == code), None)
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,7 @@ class RoundStart:
     floor: frozenset[str]
     t: float
     misdeal: tuple[str, ...] = ()
+    confidences: tuple[float, ...] = ()  # how surely each floor card was read
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,8 @@ class ObservedTurn:
     t_landed: float  # when the played card (or the scoop) was first seen settled
     shown: bool = False  # the card was identified only by the "show the card" prompt
     confidence: float = 1.0  # the least sure read the turn rests on
+    unsure: bool = False  # the card's code is only a best guess (held for the referee)
+    card_confidence: float | None = None  # how surely the played card itself was read
 
 
 @dataclass(frozen=True)
@@ -60,6 +71,8 @@ class CardLaid:
     t: float
     t_landed: float | None = None  # when it was first seen settled (the turn's t_landed)
     confidence: float = 1.0  # the recogniser's certainty about that snapshot
+    unsure: bool = False  # the card's code is only a best guess (one deck)
+    card_confidence: float | None = None  # how surely the laid card itself was read
 
 
 @dataclass(frozen=True)
@@ -79,12 +92,23 @@ class ShowCancelled:
 
 
 @dataclass(frozen=True)
+class Reread:
+    """A card that did not move was read better: it is `card`, not `was` (one card, renamed
+    wherever the turns hold it; the turn that played it is corrected)."""
+
+    was: str
+    card: str
+    t: float
+
+
+@dataclass(frozen=True)
 class UnreadablePrompt:
     """A floor change no single turn explains (cards from nowhere); the floor is kept."""
 
     floor_before: frozenset[str]
     seen: frozenset[str]
     t: float
+    unreadable: int = 0  # cards seen that no possible code names (one deck)
 
 
 Intent = (
@@ -95,6 +119,7 @@ Intent = (
     | ShowCardPrompt
     | ShowCancelled
     | UnreadablePrompt
+    | Reread
 )
 
 DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
@@ -121,6 +146,8 @@ class TurnTracker:
     _laid: frozenset[str] = frozenset()
     _t_land: float = 0.0
     _conf: float = 1.0
+    _unsure: bool = False
+    _card_conf: float | None = None
     _after: frozenset[str] = frozenset()
     _unreadable: frozenset[str] | None = None
     log: list[str] = field(default_factory=list)
@@ -142,6 +169,26 @@ class TurnTracker:
         self.mode = IDLE
         self.floor = frozenset(floor)
 
+    def _rename(self, was: str, card: str, t: float) -> Reread:
+        def swap(cards: frozenset[str]) -> frozenset[str]:
+            return frozenset(card if c == was else c for c in cards)
+
+        self.floor, self._laid, self._after = swap(self.floor), swap(self._laid), swap(self._after)
+        if self._card == was:
+            self._card = card
+        return Reread(was, card, t)
+
+    def on_floor(self) -> frozenset[str]:
+        """The codes that lie on the floor now as far as the turns know (with a laid or a
+        shown card that may still lie there)."""
+        if self.mode == LAID:
+            return self.floor | self._laid
+        if self.mode == AWAIT_SHOW:
+            return self.floor | self._after
+        if self.mode == SHOWING and self._card:
+            return self.floor | {self._card}
+        return self.floor
+
     # ---- the state machine ----------------------------------------------------------------
     def step(self, snap: Snapshot) -> list[Intent]:
         handler = {
@@ -151,7 +198,18 @@ class TurnTracker:
             AWAIT_SHOW: self._await_show,
             SHOWING: self._showing,
         }[self.mode]
-        return handler(snap)
+        out: list[Intent] = []
+        if self.mode != DEAL:  # a new round's deal: nothing played yet to rename
+            out += [self._rename(a, b, snap.t) for a, b in snap.renamed]
+        out += handler(snap)
+        if snap.unreadable and self.mode == IDLE and self.floor == snap.floor:
+            # A card lies there that no possible code names (one deck): hold the turn and ask,
+            # never guess; the next settled view that names it goes on from here.
+            key = snap.floor | {f"?{snap.unreadable}"}
+            if self._unreadable != key:
+                self._unreadable = key
+                out.append(UnreadablePrompt(self.floor, snap.floor, snap.t, snap.unreadable))
+        return out
 
     def _deal(self, snap: Snapshot) -> list[Intent]:
         s = snap.floor
@@ -171,7 +229,7 @@ class TurnTracker:
                     return [MisdealPrompt(bad, snap.t)]
                 return []
             self.set_floor(s)
-            return [RoundStart(s, snap.t)]
+            return [RoundStart(s, snap.t, confidences=tuple(c for _k, c in snap.confidences))]
         # More than 4: play began. If it grew from a floor with a J/7D still on it, the dealer
         # skipped the R1.3 fix (a misdeal); start from that floor and read the play.
         last = self._last4
@@ -184,17 +242,33 @@ class TurnTracker:
     def _idle(self, snap: Snapshot) -> list[Intent]:
         f, s = self.floor, snap.floor
         if s == f:
-            self._unreadable = None
+            if not snap.unreadable:
+                self._unreadable = None
             return []
         added, removed = s - f, f - s
         if len(added) == 1 and not removed:
             (card,) = added
+            unsure = card in snap.unsure
             if not self.can_capture(f, card):
                 self.floor = s  # a trail: final at once
-                return [ObservedTurn(card, f, s, snap.t, _landed(snap), False, snap.confidence)]
+                return [
+                    ObservedTurn(
+                        card,
+                        f,
+                        s,
+                        snap.t,
+                        _landed(snap),
+                        False,
+                        snap.confidence,
+                        unsure,
+                        snap.confidence_of(card),
+                    )
+                ]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
-            self._conf = snap.confidence
-            return [CardLaid(card, f, s, snap.t, self._t_land, self._conf)]
+            self._conf, self._unsure = snap.confidence, unsure
+            self._card_conf = snap.confidence_of(card)
+            laid = CardLaid(card, f, s, snap.t, self._t_land, self._conf, unsure, self._card_conf)
+            return [laid]
         if not added and removed:
             # Cards left but the played card was never seen: ask for it, never guess.
             self.mode, self._after = AWAIT_SHOW, s
@@ -203,7 +277,20 @@ class TurnTracker:
             # The card landed and cards left in one motion, the played card staying behind.
             (card,) = added
             self.floor = s
-            return [ObservedTurn(card, f, s, snap.t, _landed(snap), False, snap.confidence)]
+            unsure = card in snap.unsure
+            return [
+                ObservedTurn(
+                    card,
+                    f,
+                    s,
+                    snap.t,
+                    _landed(snap),
+                    False,
+                    snap.confidence,
+                    unsure,
+                    snap.confidence_of(card),
+                )
+            ]
         # Several cards appeared (or appeared and left): no single play explains it.
         if self._unreadable != s:
             self._unreadable = s
@@ -219,18 +306,28 @@ class TurnTracker:
         conf = min(self._conf, snap.confidence)
         if s < laid:  # cards left: the capture is complete
             self.mode, self.floor = IDLE, s
-            return [ObservedTurn(card, f, s, snap.t, self._t_land, False, conf)]
+            return [
+                ObservedTurn(
+                    card, f, s, snap.t, self._t_land, False, conf, self._unsure, self._card_conf
+                )
+            ]
         if laid < s:
             # The next card came while this one still lay untouched: it trailed (the engine
             # decides whether that was a missed capture). Then read the next play.
             self.mode, self.floor = IDLE, laid
-            turn = ObservedTurn(card, f, laid, snap.t, self._t_land, False, self._conf)
+            turn = ObservedTurn(
+                card, f, laid, snap.t, self._t_land, False, self._conf, self._unsure,
+                self._card_conf,
+            )  # fmt: skip
             return [turn, *self._idle(snap)]
         # Cards left and a new one arrived between two settled views: the capture left
         # `laid & s`, then the next play.
         kept = laid & s
         self.mode, self.floor = IDLE, kept
-        return [ObservedTurn(card, f, kept, snap.t, self._t_land, False, conf), *self._idle(snap)]
+        turn = ObservedTurn(
+            card, f, kept, snap.t, self._t_land, False, conf, self._unsure, self._card_conf
+        )
+        return [turn, *self._idle(snap)]
 
     def _await_show(self, snap: Snapshot) -> list[Intent]:
         after, s = self._after, snap.floor
@@ -241,23 +338,52 @@ class TurnTracker:
         if after <= s and len(added) == 1 and not added & self.floor:
             (card,) = added
             self.mode, self._card = SHOWING, card
-            return [ObservedTurn(card, self.floor, after, snap.t, snap.t, True, snap.confidence)]
+            unsure = card in snap.unsure
+            return [
+                ObservedTurn(
+                    card,
+                    self.floor,
+                    after,
+                    snap.t,
+                    snap.t,
+                    True,
+                    snap.confidence,
+                    unsure,
+                    snap.confidence_of(card),
+                )
+            ]
         return []
 
     def _showing(self, snap: Snapshot) -> list[Intent]:
-        if self._card in snap.floor:
-            return []  # still being shown
+        card = self._card
+        if card in snap.floor:
+            if snap.floor - {card} == self._after:
+                return []  # still being shown
+            if self._after | {card} <= snap.floor:
+                # The next play landed while the shown card still lies there: it was left on
+                # the floor. Go on from the floor as it physically is (DESIGN: after a foul the
+                # game goes on from the floor as seen), never wait for it to leave.
+                self.set_floor(self._after | {card})
+                return self._idle(snap)
+            return []
         # The shown card went back to its owner: go on from the floor after the turn.
         self.set_floor(self._after)
         return self._idle(snap)
 
     def resume_laid(
-        self, card: str, floor_before, floor, t: float, confidence: float = 1.0
+        self,
+        card: str,
+        floor_before,
+        floor,
+        t: float,
+        confidence: float = 1.0,
+        card_confidence: float | None = None,
     ) -> None:
         """A restarted table: the card was laid before the restart, its capture not yet seen.
         `t` and `confidence`: when it landed and how sure that read was (the turn keeps both)."""
         self.mode, self.floor = LAID, frozenset(floor_before)
         self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, confidence
+        self._unsure, self._card_conf = False, card_confidence
 
     def resume_show(self, floor_before, floor_after) -> None:
         """A restarted table: the "show the card" prompt is still open."""

@@ -102,6 +102,9 @@ class Recognizer:
         self.upright = bool(meta.get("upright", False))
         self.det_size = int(det_size) if det_size else None
         self.card_px = float(meta.get("card_px", self.CARD_PX))
+        # the upright crop leaves a half-turn ambiguity the classifier learnt; reading both
+        # ways and averaging is a cheap, measured gain (models/README.md)
+        self.half_turn = bool(meta.get("half_turn", True))
         self.index_conf = float(meta.get("index_conf", 0.25))
         self.card_conf = float(meta.get("card_conf", 0.3))
         self.min_confidence = float(
@@ -141,8 +144,12 @@ class Recognizer:
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
+            if self.half_turn:  # also read each crop turned half a turn; average the two
+                crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
             x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
             probs = self.cls.run(None, {self._cls_in: np.ascontiguousarray(x)})[0]
+            if self.half_turn:
+                probs = (probs[: len(idx_boxes)] + probs[len(idx_boxes) :]) / 2
             for b, c, p in zip(idx_boxes, idx_conf, probs, strict=True):
                 k = int(np.argmax(p))
                 hits.append(IndexHit(list(map(float, b)), float(c), self.names[k], float(p[k]), p))
