@@ -81,6 +81,8 @@ class Recognizer:
     FALLBACK_SIZE = 640
     MAX_SIZE = 1280
     CARD_PX = 100.0
+    INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
+    RUNNER_UP_SHARE = 0.08  # a duplicate read is renamed only to a runner-up at least this likely
 
     def __init__(
         self,
@@ -188,10 +190,24 @@ class Recognizer:
             reads.append((conf, self.names[k], members, card_box, alts))
         reads.sort(key=lambda r: -r[0])
         out, seen = [], set()
+        taken: list[list[float]] = []  # card boxes already named
         for conf, code, members, card_box, alts in reads:
-            if conf < self.min_confidence or code in seen:
+            if conf < self.min_confidence:
                 continue
+            if code in seen:
+                # a second card read as a code already given out: one deck, so it is another
+                # card; name it by its best runner-up still free, if it is a separate card
+                free = [(c, p) for c, p in alts if c not in seen and p >= self.RUNNER_UP_SHARE]
+                separate = card_box is not None and all(_iou(card_box, b) < 0.3 for b in taken)
+                if not (free and separate):
+                    continue
+                code, conf = free[0][0], conf * free[0][1] / max(alts[0][1], 1e-9)
+                if conf < self.min_confidence:
+                    continue
+                alts = free
             seen.add(code)
+            if card_box is not None:
+                taken.append(card_box)
             box = card_box or self._card_box(members, cards, w, h)
             quad = card_outline(frame, box) if frame is not None and card_box else None
             quad = quad or [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
@@ -241,12 +257,16 @@ class Recognizer:
         return self._pick_size(frame, self._run_detector(frame, self.COARSE_SIZE))[0]
 
     def _pick_size(self, frame: np.ndarray, coarse) -> tuple[int, bool]:
-        card_boxes = coarse[2]
+        idx_boxes, card_boxes = coarse[0], coarse[2]
         long_side = max(frame.shape[:2])
-        if not len(card_boxes):
+        if len(card_boxes):
+            sides = card_boxes[:, 2:] - card_boxes[:, :2]
+            card = float(np.median(sides.max(axis=1)))
+        elif len(idx_boxes):  # no whole card seen (a close-up): an index is ~1/5 of a card
+            sides = idx_boxes[:, 2:] - idx_boxes[:, :2]
+            card = self.INDEX_TO_CARD * float(np.median(sides.max(axis=1)))
+        else:
             return min(self.FALLBACK_SIZE, max(self.COARSE_SIZE, long_side)), False
-        sides = np.maximum(card_boxes[:, 2] - card_boxes[:, 0], card_boxes[:, 3] - card_boxes[:, 1])
-        card = float(np.median(sides))
         size = long_side * self.card_px / max(card, 1.0)
         size = int(np.clip(round(size / 32) * 32, self.COARSE_SIZE, self.MAX_SIZE))
         return size, size <= self.COARSE_SIZE * 1.15
@@ -343,3 +363,11 @@ def _drop_fragments(boxes: np.ndarray, inside: float = 0.6) -> np.ndarray:
     # fragment[i, j]: box i lies within box j, and j is the larger
     fragment = (inter >= inside * area[:, None]) & (area[None, :] > area[:, None])
     return np.flatnonzero(~fragment.any(axis=1))
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0

@@ -53,7 +53,7 @@ class TrainConfig:
     threads: int = 2
     stages: tuple[str, ...] = ("data", "det", "cls", "export")
     resume_det: str | None = None
-    min_confidence: float = 0.05
+    min_confidence: float = 0.1
     # labelled real photos (vision.realdata.TRAIN_PARTS of them) join both training sets when
     # this folder exists (it does on the developers' machines, not on a user's)
     real_dir: Path | None = None
@@ -259,6 +259,9 @@ def export(cfg: TrainConfig) -> dict:
         "index_conf": 0.25,
         "card_conf": 0.3,
         "min_confidence": cfg.min_confidence,
+        "half_turn": True,
+        "card_px": 100.0,
+        "classifier_int8": True,
     }
     (cfg.out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
