@@ -70,7 +70,7 @@ def write_real_crops(src: Path, crops: Path, per_box: int = 4, seed: int = 0) ->
             if img is None:
                 continue
             h, w = img.shape[:2]
-            for code, (x1, y1, x2, y2) in boxes:
+            for b, (code, (x1, y1, x2, y2)) in enumerate(boxes):
                 bw, bh = (x2 - x1) * w, (y2 - y1) * h
                 folder = crops / code
                 folder.mkdir(parents=True, exist_ok=True)
@@ -78,7 +78,7 @@ def write_real_crops(src: Path, crops: Path, per_box: int = 4, seed: int = 0) ->
                     j = rng.normal(0, 0.06, 4) * np.array([bw, bh, bw, bh])
                     box = (x1 * w + j[0], y1 * h + j[1], x2 * w + j[2], y2 * h + j[3])
                     crop = upright(index_crop(img, box))
-                    name = folder / f"r_{part}_{path.stem}_{k}.jpg"
+                    name = folder / f"r_{part}_{path.stem}_{b}_{k}.jpg"
                     cv2.imwrite(str(name), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
                     n += 1
     return n
