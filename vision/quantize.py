@@ -6,6 +6,8 @@ Runs in the training environment (`onnx` and onnxruntime's quantisation tools).
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -50,16 +52,18 @@ def quantize_classifier(
         def get_next(self):
             return next(self.batches, None)
 
-    pre = dst.with_suffix(".pre.onnx")
-    quant_pre_process(str(src), str(pre))
-    quantize_static(
-        str(pre),
-        str(dst),
-        Reader(),
-        quant_format=QuantFormat.QDQ,
-        activation_type=QuantType.QUInt8,
-        weight_type=QuantType.QInt8,
-        per_channel=True,
-    )
-    pre.unlink(missing_ok=True)
+    src, dst = Path(src).resolve(), Path(dst).resolve()
+    # the quantiser leaves scratch files in the working folder: give it a temporary one
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(src), str(pre))
+        quantize_static(
+            str(pre),
+            str(dst),
+            Reader(),
+            quant_format=QuantFormat.QDQ,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+        )
     return dst

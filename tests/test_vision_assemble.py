@@ -1,0 +1,70 @@
+"""How index reads become cards: pooling two corners, one code per deck, fragments dropped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.recognizer import IndexHit, Recognizer, _drop_fragments
+
+
+@pytest.fixture(scope="module")
+def rec() -> Recognizer:
+    return Recognizer()
+
+
+def _hit(rec: Recognizer, box, probs: dict[str, float], det_conf: float = 0.9) -> IndexHit:
+    p = np.full(len(rec.names), 1e-4, np.float32)
+    for code, v in probs.items():
+        p[rec.names.index(code)] = v
+    p /= p.sum()
+    k = int(np.argmax(p))
+    return IndexHit(list(box), det_conf, rec.names[k], float(p[k]), p)
+
+
+def test_two_corners_of_one_card_pool_into_one_read(rec):
+    card = ([100.0, 100.0, 200.0, 240.0], 0.9)
+    hits = [
+        _hit(rec, [105, 105, 120, 135], {"7H": 0.5, "7D": 0.4}),
+        _hit(rec, [180, 205, 195, 235], {"7H": 0.8, "7D": 0.1}),
+    ]
+    cards = rec.assemble(hits, [card], 640, 480)
+    assert [d.code for d in cards] == ["7H"]
+    assert cards[0].alts[0][0] == "7H" and cards[0].alts[1][0] == "7D"
+
+
+def test_a_second_card_read_as_a_taken_code_gets_its_runner_up(rec):
+    # one deck has one 7H (RULES.md R1.1): the less sure of two 7H reads on two separate
+    # cards is the card its classifier thought next likeliest, 7D
+    cards = [([100.0, 100.0, 200.0, 240.0], 0.9), ([300.0, 100.0, 400.0, 240.0], 0.9)]
+    hits = [
+        _hit(rec, [105, 105, 120, 135], {"7H": 0.9, "7D": 0.05}),
+        _hit(rec, [305, 105, 320, 135], {"7H": 0.55, "7D": 0.35, "8H": 0.05}),
+    ]
+    out = {d.code: d for d in rec.assemble(hits, cards, 640, 480)}
+    assert set(out) == {"7H", "7D"}
+    assert out["7D"].box[0] == 300.0
+    assert out["7D"].confidence < out["7H"].confidence
+
+
+def test_a_duplicate_without_a_card_of_its_own_is_dropped(rec):
+    # the same code twice with no card box around the second: likely the same card's other
+    # corner read alone, so it is not turned into some other card
+    cards = [([100.0, 100.0, 200.0, 240.0], 0.9)]
+    hits = [
+        _hit(rec, [105, 105, 120, 135], {"KS": 0.9}),
+        _hit(rec, [400, 300, 415, 330], {"KS": 0.6, "KC": 0.3}),
+    ]
+    assert [d.code for d in rec.assemble(hits, cards, 640, 480)] == ["KS"]
+
+
+def test_a_rank_found_alone_inside_its_whole_index_is_dropped():
+    boxes = np.array(
+        [
+            [100, 100, 130, 160],  # the whole index: rank above suit
+            [102, 100, 128, 128],  # the rank alone, inside it
+            [300, 300, 330, 360],  # another card's index
+        ],
+        np.float32,
+    )
+    assert list(_drop_fragments(boxes)) == [0, 2]
