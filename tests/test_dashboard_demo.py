@@ -99,7 +99,7 @@ def test_demo_referees_a_rendered_match_live(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)  # Ctrl-C: the demo stops the emulator and the server
         try:
-            proc.wait(timeout=20)
+            proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
     assert proc.returncode == 0, "".join(lines) + proc.stderr.read()

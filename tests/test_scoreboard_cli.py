@@ -116,5 +116,5 @@ def test_sim_prints_its_pty_and_the_digits_live():
         assert seen[0] == "8.8.8.8.8.8.8.8." and seen[-1] == "  12   3.", seen
     finally:
         proc.send_signal(2)  # Ctrl-C ends it cleanly
-        code = proc.wait(timeout=5)
+        code = proc.wait(timeout=15)
     assert code == 0, proc.stderr.read()
