@@ -66,7 +66,15 @@ def test_demo_referees_a_rendered_match_live(tmp_path):
     port, db = free_port(), tmp_path / "venue.db"
     cmd = [sys.executable, "-m", "controller.cli", "demo", "--port", str(port), "--db", str(db)]
     cmd += ["--seed", str(SEED), "--rounds", "1", "--fouls", "1", "--speed", "0", "--json"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C must reach it even when the suite itself runs in the background (a non-interactive
+    # shell starts background jobs with SIGINT ignored, and children inherit that)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     lines: list[str] = []
     try:
         url = read_until(proc, r"dashboard: (http://127\.0\.0\.1:\d+/#token=\S+)", lines, 60)[1]

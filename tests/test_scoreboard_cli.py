@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -99,6 +100,8 @@ def test_sim_prints_its_pty_and_the_digits_live():
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # Ctrl-C must reach it even when the suite runs as a background job (SIGINT ignored)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         first = json.loads(proc.stdout.readline())
