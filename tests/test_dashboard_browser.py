@@ -201,8 +201,16 @@ def test_referee_follows_and_decides_a_live_match(site, tmp_path):
         expect(page.locator("html")).to_have_attribute("lang", "ar")
         expect(page.locator("h1")).to_have_text("طاولة البصرة")
         expect(page.locator("#undo")).to_have_text("تراجع عن آخر دور")
-        box = page.locator("#sides [data-side='0']").bounding_box()
-        box1 = page.locator("#sides [data-side='1']").bounding_box()
+        side0 = page.locator("#sides [data-side='0']")
+        side1 = page.locator("#sides [data-side='1']")
+        expect(side0).to_be_visible()
+        expect(side1).to_be_visible()
+        box = box1 = None
+        for _ in range(50):  # the sides are redrawn on a switch: measure once they stand
+            box, box1 = side0.bounding_box(), side1.bounding_box()
+            if box and box1:
+                break
+            time.sleep(0.1)
         assert box["x"] > box1["x"]  # the first side sits on the right in RTL
         page.screenshot(path=str(SHOTS / "dashboard_ar.png"), full_page=True)
 
