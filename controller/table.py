@@ -377,26 +377,12 @@ class Table:
             # One deck: every plausible reading of the card was impossible (R7 `unreadable`):
             # held for the referee with the best possible guess, never silently scored.
             data.update(
-                verdict=UNREADABLE,
-                foul=UNREADABLE,
-                takes=[],
-                basra=False,
-                basra_points=0,
-                legal=[],
-                status=PENDING,
+                _held(UNREADABLE, UNREADABLE),
                 reason=f"the card could not be read; best possible guess {obs.card}",
             )
             kind = ev.FOUL
         elif obs.card is not None and obs.card in self._gone_this_round():
-            data.update(
-                verdict="foul",
-                foul="duplicate_card",
-                takes=[],
-                basra=False,
-                basra_points=0,
-                legal=[],
-                status=PENDING,
-            )
+            data.update(_held("foul", "duplicate_card"))
             kind = ev.FOUL
         else:
             try:
@@ -406,16 +392,7 @@ class Table:
                     kind = ev.FOUL
                     data["status"] = PENDING
             except JudgeError as exc:
-                data.update(
-                    verdict=UNREADABLE,
-                    foul=UNREADABLE,
-                    takes=[],
-                    basra=False,
-                    basra_points=0,
-                    legal=[],
-                    status=PENDING,
-                    reason=str(exc),
-                )
+                data.update(_held(UNREADABLE, UNREADABLE), reason=str(exc))
                 kind = ev.FOUL
         out = [self._emit(kind, data, obs.t)]
         self.latencies.append(Latency(obs.card, obs.t_landed, obs.t))
@@ -539,3 +516,10 @@ class Table:
             for f in self.state.fouls()
         ]
         return out
+
+
+def _held(verdict: str, foul: str) -> dict:
+    """Turn fields of a play held for the referee: nothing taken, nothing scored, pending."""
+    return dict(
+        verdict=verdict, foul=foul, takes=[], basra=False, basra_points=0, legal=[], status=PENDING
+    )

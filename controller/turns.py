@@ -251,19 +251,7 @@ class TurnTracker:
             unsure = card in snap.unsure
             if not self.can_capture(f, card):
                 self.floor = s  # a trail: final at once
-                return [
-                    ObservedTurn(
-                        card,
-                        f,
-                        s,
-                        snap.t,
-                        _landed(snap),
-                        False,
-                        snap.confidence,
-                        unsure,
-                        snap.confidence_of(card),
-                    )
-                ]
+                return [_seen_turn(card, f, s, snap)]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
             self._conf, self._unsure = snap.confidence, unsure
             self._card_conf = snap.confidence_of(card)
@@ -277,20 +265,7 @@ class TurnTracker:
             # The card landed and cards left in one motion, the played card staying behind.
             (card,) = added
             self.floor = s
-            unsure = card in snap.unsure
-            return [
-                ObservedTurn(
-                    card,
-                    f,
-                    s,
-                    snap.t,
-                    _landed(snap),
-                    False,
-                    snap.confidence,
-                    unsure,
-                    snap.confidence_of(card),
-                )
-            ]
+            return [_seen_turn(card, f, s, snap)]
         # Several cards appeared (or appeared and left): no single play explains it.
         if self._unreadable != s:
             self._unreadable = s
@@ -401,6 +376,21 @@ class TurnTracker:
     def resolve_shown(self, floor_after: frozenset[str]) -> None:
         """The referee named the unseen card: go on from the floor as it is."""
         self.set_floor(floor_after)
+
+
+def _seen_turn(card: str, before, after, snap) -> ObservedTurn:
+    """A turn whose played card was seen, finished by this snapshot (a trail, or a lay-and-take)."""
+    return ObservedTurn(
+        card,
+        before,
+        after,
+        snap.t,
+        _landed(snap),
+        False,
+        snap.confidence,
+        card in snap.unsure,
+        snap.confidence_of(card),
+    )
 
 
 def _landed(snap: Snapshot) -> float:

@@ -60,16 +60,7 @@ def art_crop(rng: np.random.Generator, deck: Deck, code: str, out: int = CROP_PX
 def write_art_crops(root: Path, decks: list[str], per_class: int, seed: int) -> int:
     """root/<CODE>/a*.jpg: `per_class` crops of every code, spread over `decks`."""
     rng = np.random.default_rng(seed)
-    loaded = [Deck.load(d) for d in decks]
-    n = 0
-    for code in CODES:
-        folder = root / code
-        folder.mkdir(parents=True, exist_ok=True)
-        for k in range(per_class):
-            crop = art_crop(rng, loaded[k % len(loaded)], code)
-            cv2.imwrite(str(folder / f"a{seed}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
-            n += 1
-    return n
+    return _write_crops(root, [Deck.load(d) for d in decks], per_class, rng, f"a{seed}")
 
 
 def write_synth_crops(
@@ -87,12 +78,17 @@ def write_synth_crops(
         designs.append(synth_deck(rng, bases[k % len(bases)]))
         if progress:
             progress(k + 1)
+    return _write_crops(root, designs, per_class, rng, f"s{seed}")
+
+
+def _write_crops(root: Path, decks: list[Deck], per_class: int, rng, prefix: str) -> int:
+    """root/<CODE>/<prefix>_<k>.jpg: `per_class` crops of every code, the decks taken in turn."""
     n = 0
     for code in CODES:
         folder = root / code
         folder.mkdir(parents=True, exist_ok=True)
         for k in range(per_class):
-            crop = art_crop(rng, designs[k % len(designs)], code)
-            cv2.imwrite(str(folder / f"s{seed}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            crop = art_crop(rng, decks[k % len(decks)], code)
+            cv2.imwrite(str(folder / f"{prefix}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
             n += 1
     return n
