@@ -77,3 +77,22 @@ def test_a_table_frame_is_read_near_full_resolution(rec):
 
 def test_a_fixed_detector_size_is_kept():
     assert Recognizer(det_size=512).scale_for(np.zeros((720, 1280, 3), np.uint8)) == 512
+
+
+
+def test_the_fitted_pass_reads_only_the_part_of_the_frame_with_cards(rec):
+    # a table frame whose cards lie in its middle: the fitted pass reads a region around what
+    # the coarse pass saw, not the bare table around it, and finds the same cards as a pass
+    # over the whole frame
+    frame = cv2.imread(str(DATA / "rendered_bellot_0.jpg"))
+    region = rec._region(frame, rec._run_detector(frame, rec.COARSE_SIZE))
+    assert region is not None
+    x1, y1, x2, y2 = region
+    assert (x2 - x1) * (y2 - y1) < 0.7 * 1280 * 720
+    whole = Recognizer()
+    whole.roi = False
+    everywhere = whole.recognize(frame)
+    assert len(everywhere) >= 4
+    for d in everywhere:  # every card the whole pass found lies inside the region
+        assert x1 <= (d.box[0] + d.box[2]) / 2 <= x2 and y1 <= (d.box[1] + d.box[3]) / 2 <= y2
+    assert {d.code for d in rec.recognize(frame)} == {d.code for d in everywhere}

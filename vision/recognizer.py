@@ -83,6 +83,8 @@ class Recognizer:
     CARD_PX = 100.0
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
     RUNNER_UP_SHARE = 0.08  # a duplicate read is renamed only to a runner-up at least this likely
+    ROI_MARGIN = 0.75  # card lengths added around what the coarse pass saw
+    ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
 
     def __init__(
         self,
@@ -104,6 +106,8 @@ class Recognizer:
         self.upright = bool(meta.get("upright", False))
         self.det_size = int(det_size) if det_size else None
         self.card_px = float(meta.get("card_px", self.CARD_PX))
+        # the fitted pass reads only the region around the cards the coarse pass saw
+        self.roi = bool(meta.get("roi", True)) and os.environ.get("BASRA_VISION_ROI", "1") != "0"
         # the upright crop leaves a half-turn ambiguity the classifier learnt; reading both
         # ways and averaging is a cheap, measured gain (models/README.md)
         self.half_turn = bool(meta.get("half_turn", True))
@@ -276,7 +280,34 @@ class Recognizer:
             return self._run_detector(frame, self.det_size)
         coarse = self._run_detector(frame, self.COARSE_SIZE)
         size, reuse = self._pick_size(frame, coarse)
-        return coarse if reuse else self._run_detector(frame, size)
+        if reuse:
+            return coarse
+        region = self._region(frame, coarse) if self.roi else None
+        if region is None:
+            return self._run_detector(frame, size)
+        x1, y1, x2, y2 = region
+        scale = size / max(frame.shape[:2])  # the fitted scale, kept for the cut-out
+        part = frame[y1:y2, x1:x2]
+        found = self._run_detector(part, max(32, round(max(part.shape[:2]) * scale)))
+        off = np.array([x1, y1, x1, y1], np.float32)
+        return [found[0] + off, found[1], found[2] + off, found[3]]
+
+    def _region(self, frame: np.ndarray, coarse) -> tuple[int, int, int, int] | None:
+        """The part of the frame worth the fitted detector pass: every card or index the coarse
+        pass saw, widened by `ROI_MARGIN` card lengths (a card the coarse pass half saw lies
+        near one it saw); None when that is most of the frame anyway."""
+        boxes = np.concatenate([coarse[0], coarse[2]]) if len(coarse[2]) else coarse[0]
+        if not len(boxes):
+            return None
+        h, w = frame.shape[:2]
+        sides = boxes[:, 2:] - boxes[:, :2]
+        card = float(np.median(sides.max(axis=1))) * (1.0 if len(coarse[2]) else 5.0)
+        m = self.ROI_MARGIN * card
+        x1, y1 = max(0, int(boxes[:, 0].min() - m)), max(0, int(boxes[:, 1].min() - m))
+        x2, y2 = min(w, int(boxes[:, 2].max() + m)), min(h, int(boxes[:, 3].max() + m))
+        if (x2 - x1) * (y2 - y1) > self.ROI_MAX_SHARE * w * h:
+            return None
+        return x1, y1, x2, y2
 
     def _run_detector(self, frame: np.ndarray, det_size: int):
         h, w = frame.shape[:2]
