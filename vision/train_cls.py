@@ -83,6 +83,14 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     theta[:, :, 2] = torch.empty(n, 2).uniform_(-0.12, 0.12, generator=g)
     grid = nn.functional.affine_grid(theta, list(x.shape), align_corners=False)
     x = nn.functional.grid_sample(x, grid, padding_mode="border", align_corners=False)
+    # resolution: a share of the batch seen as an index 14-34 px tall (a far or blurred
+    # webcam index upscaled to the crop size), the rest sharp
+    low = torch.rand(n, generator=g) < 0.35
+    if bool(low.any()):
+        r = int(torch.randint(14, 35, (1,), generator=g))
+        size = list(x.shape[2:])
+        small = nn.functional.interpolate(x[low], size=(r, r), mode="area")
+        x[low] = nn.functional.interpolate(small, size=size, mode="bilinear", align_corners=False)
     x = x + torch.randn(x.shape, generator=g) * torch.empty(n, 1, 1, 1).uniform_(
         0, 0.05, generator=g
     )
