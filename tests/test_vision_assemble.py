@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.recognizer import IndexHit, Recognizer, _drop_fragments
+from vision.recognizer import IndexHit, Recognizer, _drop_fragments, _plausible_indices
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +68,12 @@ def test_a_rank_found_alone_inside_its_whole_index_is_dropped():
         np.float32,
     )
     assert list(_drop_fragments(boxes)) == [0, 2]
+
+
+def test_an_index_larger_than_any_card_seen_is_not_an_index():
+    # a webcam frame: one card 160 px long, and an "index" 300 px long (a face read as one)
+    cards = np.array([[100, 100, 210, 260]], np.float32)
+    idx = np.array([[105, 105, 130, 140], [20, 0, 320, 280], [185, 225, 208, 258]], np.float32)
+    assert _plausible_indices(idx, cards, 0.7).tolist() == [0, 2]
+    # a close-up with no whole card seen: an index may fill much of the frame
+    assert _plausible_indices(idx, np.zeros((0, 4), np.float32), 0.7).tolist() == [0, 1, 2]

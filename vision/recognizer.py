@@ -83,7 +83,11 @@ class Recognizer:
     CARD_PX = 100.0
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
     RUNNER_UP_SHARE = 0.08  # a duplicate read is renamed only to a runner-up at least this likely
-    ROI_MARGIN = 0.75  # card lengths added around what the coarse pass saw
+    # two index boxes overlapping this much are one index read twice (a corner's indices
+    # never overlap another card's that much: the card on top hides the one below)
+    INDEX_NMS_IOU = 0.5
+    MAX_INDEX_TO_CARD = 0.7  # an "index" longer than this share of the largest card is not one
+    ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
 
     def __init__(
@@ -147,6 +151,8 @@ class Recognizer:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image of shape (h, w, 3)")
         idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
+        keep = _plausible_indices(idx_boxes, card_boxes, self.MAX_INDEX_TO_CARD)
+        idx_boxes, idx_conf = idx_boxes[keep], idx_conf[keep]
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
@@ -283,14 +289,7 @@ class Recognizer:
         if reuse:
             return coarse
         region = self._region(frame, coarse) if self.roi else None
-        if region is None:
-            return self._run_detector(frame, size)
-        x1, y1, x2, y2 = region
-        scale = size / max(frame.shape[:2])  # the fitted scale, kept for the cut-out
-        part = frame[y1:y2, x1:x2]
-        found = self._run_detector(part, max(32, round(max(part.shape[:2]) * scale)))
-        off = np.array([x1, y1, x1, y1], np.float32)
-        return [found[0] + off, found[1], found[2] + off, found[3]]
+        return self._run_detector(frame, size, region)
 
     def _region(self, frame: np.ndarray, coarse) -> tuple[int, int, int, int] | None:
         """The part of the frame worth the fitted detector pass: every card or index the coarse
@@ -309,14 +308,25 @@ class Recognizer:
             return None
         return x1, y1, x2, y2
 
-    def _run_detector(self, frame: np.ndarray, det_size: int):
+    def _run_detector(self, frame: np.ndarray, det_size: int, region=None):
+        """Detector boxes (frame pixels) and scores, index and card, at `det_size`; with a
+        `region` only that part of the scaled frame is read, cut on the detector's 32 px grid
+        so what lies inside is seen exactly as in a whole-frame pass."""
         h, w = frame.shape[:2]
         scale = det_size / max(h, w)
         nw, nh = max(32, round(w * scale)), max(32, round(h * scale))
-        pw, ph = (nw + 31) // 32 * 32, (nh + 31) // 32 * 32
         img = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+        ox = oy = 0
+        if region is not None:
+            x1, y1, x2, y2 = region
+            ox, oy = int(x1 * nw / w) // 32 * 32, int(y1 * nh / h) // 32 * 32
+            img = img[
+                oy : min(nh, int(np.ceil(y2 * nh / h))), ox : min(nw, int(np.ceil(x2 * nw / w)))
+            ]
+        ih, iw = img.shape[:2]
+        pw, ph = (iw + 31) // 32 * 32, (ih + 31) // 32 * 32
         canvas = np.full((ph, pw, 3), 114, np.uint8)
-        canvas[:nh, :nw] = img
+        canvas[:ih, :iw] = img
         x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         out = self.det.run(None, {self._det_in: np.ascontiguousarray(x)})[0][0]  # (4+nc, N)
         boxes_c = out[:4].T
@@ -342,13 +352,16 @@ class Recognizer:
             )
             if len(xyxy):
                 xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
-                sel = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), thr, 0.5)
+                nms = self.INDEX_NMS_IOU if k == 0 else 0.5
+                sel = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), thr, nms)
                 sel = np.array(sel).reshape(-1)
                 xyxy, s = xyxy[sel], s[sel]
                 if k == 0:
                     keep_idx = _drop_fragments(xyxy)
                     xyxy, s = xyxy[keep_idx], s[keep_idx]
-            xyxy = xyxy * np.array([sx, sy, sx, sy], np.float32)
+            xyxy = (xyxy + np.array([ox, oy, ox, oy], np.float32)) * np.array(
+                [sx, sy, sx, sy], np.float32
+            )
             xyxy[:, [0, 2]] = xyxy[:, [0, 2]].clip(0, w)
             xyxy[:, [1, 3]] = xyxy[:, [1, 3]].clip(0, h)
             result += [xyxy, s]
@@ -377,6 +390,17 @@ class Recognizer:
         cx, cy = centres[0]
         side = 2.5 * max(max(xs) - min(xs), max(ys) - min(ys))
         return [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]
+
+
+def _plausible_indices(idx: np.ndarray, cards: np.ndarray, most: float) -> np.ndarray:
+    """Indices of the index boxes that could be a card's corner index: where whole cards are
+    seen, none may be longer than `most` of the largest of them (a face or a shirt read as
+    one huge "index" in a webcam frame); with no card seen (a close-up) all are kept."""
+    if not len(idx) or not len(cards):
+        return np.arange(len(idx))
+    card = float((cards[:, 2:] - cards[:, :2]).max())
+    sides = (idx[:, 2:] - idx[:, :2]).max(axis=1)
+    return np.flatnonzero(sides <= most * card)
 
 
 def _drop_fragments(boxes: np.ndarray, inside: float = 0.6) -> np.ndarray:

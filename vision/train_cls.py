@@ -91,6 +91,13 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
         size = list(x.shape[2:])
         small = nn.functional.interpolate(x[low], size=(r, r), mode="area")
         x[low] = nn.functional.interpolate(small, size=size, mode="bilinear", align_corners=False)
+    # specks: a share of the batch with scattered white and black pixels (webcam sensor
+    # noise, the dotted frames of some real photo sets)
+    speck = torch.rand(n, 1, 1, 1, generator=g) < 0.2
+    dots = torch.rand(x.shape[0], 1, *x.shape[2:], generator=g)
+    amount = torch.empty(n, 1, 1, 1).uniform_(0.002, 0.02, generator=g)
+    x = torch.where(speck & (dots < amount / 2), torch.ones_like(x), x)
+    x = torch.where(speck & (dots > 1 - amount / 2), torch.zeros_like(x), x)
     x = x + torch.randn(x.shape, generator=g) * torch.empty(n, 1, 1, 1).uniform_(
         0, 0.05, generator=g
     )
