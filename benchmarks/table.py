@@ -82,7 +82,9 @@ def render_match(i: int, args, folder: Path) -> tuple[Path, dict, list | None]:
     variant, players = SETUPS[i % len(SETUPS)]
     seed = args.seed + i
     rounds = args.rounds or None  # 0: the whole match, until the rule set's target is reached
-    name = f"{variant}-{players}p-s{seed}-r{rounds or 'all'}-f{args.fouls}-{args.fps}fps-{args.deck}"
+    name = (
+        f"{variant}-{players}p-s{seed}-r{rounds or 'all'}-f{args.fouls}-{args.fps}fps-{args.deck}"
+    )
     path, truth_path = folder / f"{name}.mp4", folder / f"{name}.json"
     if path.exists() and truth_path.exists() and not args.labels:
         return path, json.loads(truth_path.read_text()), None

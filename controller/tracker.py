@@ -65,6 +65,10 @@ class TrackerConfig:
     # width) past the floor's edge: a players' pile spilling over the line is no hand
     focus_reads: bool = True  # read again, closer, where something new lies unread
     focus_min_px: int = 25  # ... if at least this many changed motion pixels (a card: ~140)
+    # A card no read names any more is gone only if most of its place changed (a lifted card:
+    # 0.87-0.97 of it, measured on rendered matches; a card beside a landing one: up to 0.3)
+    lifted_change: float = 0.6
+    covered_share: float = 0.5  # ... or it lies under a new card covering this much of it
 
 
 @dataclass
@@ -378,8 +382,14 @@ class FloorTracker:
     def _untouched(self, box: list[float], most: float = 0.04) -> bool:
         """Whether a card box's inner part shows no change (at most `most` of its pixels)
         since the last snapshot."""
+        share = self._changed_share(box)
+        return share is None or share <= most
+
+    def _changed_share(self, box: list[float]) -> float | None:
+        """The share of a card box's inner part that changed since the last snapshot (None:
+        no pixels to tell, as when observations are fed; cards do not move by themselves)."""
         if self._delta is None or self._size is None:
-            return True  # no pixels to tell (fed observations): cards do not move by themselves
+            return None
         changed = self._delta
         sx = changed.shape[1] / self._size[0]
         sy = changed.shape[0] / self._size[1]
@@ -388,7 +398,7 @@ class FloorTracker:
         a, b = int((x1 + mx) * sx), int(math.ceil((x2 - mx) * sx))
         c, d = int((y1 + my) * sy), int(math.ceil((y2 - my) * sy))
         patch = changed[max(0, c) : d, max(0, a) : b]
-        return patch.size > 0 and float(patch.mean()) <= most
+        return float(patch.mean()) if patch.size else 1.0
 
     def _accumulate(self, read: Read, small: np.ndarray | None = None) -> Snapshot | None:
         self.reads_done += 1
@@ -471,9 +481,14 @@ class FloorTracker:
                 floor.discard(other)
                 self.kept += 1
         for code, (x1, y1, x2, y2) in self.cards.items():
-            if not untouched(x1, y1, x2, y2):
-                continue  # touched: trust the read
             known = [x1, y1, x2, y2]
+            if not untouched(x1, y1, x2, y2):
+                # touched: trust the read, unless it lost the card where no lift could have
+                if code not in floor and self._still_there(known, floor, boxes):
+                    floor.add(code)
+                    boxes[code] = known
+                    self.kept += 1
+                continue
             renamed = None
             for other in [o for o in floor if o not in self.cards and o in boxes]:
                 if not _inside(boxes[other], known):
@@ -493,6 +508,17 @@ class FloorTracker:
                 self.kept += 1
             floor.add(code)
             boxes[code] = known
+
+    def _still_there(self, known: list[float], floor: set[str], boxes: dict) -> bool:
+        """Whether a card of the last snapshot that this read missed, at a place that changed,
+        still lies there: its place changed too little for a card lifted off the table (a
+        hand or a card landing beside it), or a card just laid covers it (slapped on top of
+        the card it will capture: both leave with the scoop)."""
+        share = self._changed_share(known)
+        if share is not None and share < self.config.lifted_change:
+            return True
+        new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
+        return any(_within(known, b, self.config.covered_share) for b in new)
 
     def _rereads_better(self, code: str, conf: float) -> bool:
         """Whether a read at a card's untouched place that names another code, `conf` sure,

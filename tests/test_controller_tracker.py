@@ -262,3 +262,56 @@ def _relabel(lab, code):
     from vision.scene import CardLabel
 
     return CardLabel(code, lab.quad, lab.box, lab.indices, lab.visible, lab.face_up)
+
+
+def _lay_and_read(placed, laid, drop: str, t_drop: float = 1.6):
+    """Two still floors around a hand laying `laid`; after the lay the reader misses `drop`."""
+    base = (800.0, 760.0)
+    x, y = laid.center
+    lay = [(base, (x + (800.0 - x) * (1 - k / 5), y + (700.0 - y) * (1 - k / 5)), laid)
+           for k in range(1, 6)]  # fmt: skip
+    shots = [
+        Shot(0.8, placed, [], frozenset(p.code for p in placed)),
+        Shot(0.5, placed, lay, frozenset(p.code for p in placed)),
+        Shot(0.3, [*placed, laid], [(base, (x, y + 60.0 * k), None) for k in (1, 2, 3)],
+             frozenset()),
+        Shot(0.8, [*placed, laid], [], frozenset(p.code for p in [*placed, laid])),
+    ]  # fmt: skip
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+    reader = LabelReader(GEO)
+    tracker = FloorTracker(GEO, reader.observe)
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = [lab for lab in labels if t <= t_drop or lab.code != drop]
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap.floor)
+    return snaps, tracker
+
+
+def test_a_card_missed_after_one_lands_over_its_edge_is_still_there():
+    """R2 / one deck: cards leave the floor only when lifted. A KD whose lower edge the new
+    3D covers is no longer named by the reads; its place changed only where the 3D lies, far
+    less than a lifted card's whole face, so the floor still holds it (no wrong capture)."""
+    from vision.scene import CardPlacement
+
+    kd = CardPlacement("KD", (600.0, 300.0), 3.0, 115.0)
+    qs = CardPlacement("QS", (380.0, 330.0), -4.0, 115.0)
+    d3 = CardPlacement("3D", (605.0, 395.0), -2.0, 115.0)  # overlaps the KD's lower fifth
+    snaps, tracker = _lay_and_read([kd, qs], d3, drop="KD")
+    assert snaps[0] == frozenset({"KD", "QS"})
+    assert snaps[-1] == frozenset({"KD", "QS", "3D"})
+    assert tracker.kept >= 1
+
+
+def test_a_card_slapped_on_the_card_it_captures_hides_it_until_the_scoop():
+    """R2.1: the 9H laid on top of the 9C it will take hides it; the 9C is still on the floor
+    (under it), so the lay reads as a capture card waiting for its scoop, not as a 9C gone."""
+    from vision.scene import CardPlacement
+
+    c9 = CardPlacement("9C", (600.0, 330.0), 3.0, 115.0)
+    qh = CardPlacement("QH", (380.0, 330.0), -4.0, 115.0)
+    h9 = CardPlacement("9H", (606.0, 336.0), 8.0, 115.0)
+    snaps, _tracker = _lay_and_read([c9, qh], h9, drop="9C")
+    assert snaps[0] == frozenset({"9C", "QH"})
+    assert snaps[-1] == frozenset({"9C", "QH", "9H"})
