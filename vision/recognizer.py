@@ -299,8 +299,10 @@ class Recognizer:
         if not len(boxes):
             return None
         h, w = frame.shape[:2]
-        sides = boxes[:, 2:] - boxes[:, :2]
-        card = float(np.median(sides.max(axis=1))) * (1.0 if len(coarse[2]) else 5.0)
+        if len(coarse[2]):  # a card's length: from the cards seen, else ~5 indices
+            card = float(np.median((coarse[2][:, 2:] - coarse[2][:, :2]).max(axis=1)))
+        else:
+            card = self.INDEX_TO_CARD * float(np.median((boxes[:, 2:] - boxes[:, :2]).max(axis=1)))
         m = self.ROI_MARGIN * card
         x1, y1 = max(0, int(boxes[:, 0].min() - m)), max(0, int(boxes[:, 1].min() - m))
         x2, y2 = min(w, int(boxes[:, 2].max() + m)), min(h, int(boxes[:, 3].max() + m))
