@@ -41,8 +41,8 @@ class TrainConfig:
     cls_val_images: int = 150
     cls_render_size: int = 512
     cls_art_per_class: int = 300  # extra crops cut straight from the artwork, per card code
-    cls_synth_designs: int = 48  # synthetic deck designs (indices redrawn in other typefaces)
-    cls_synth_per_class: int = 450  # crops cut from them, per card code
+    cls_synth_designs: int = 96  # synthetic deck designs (indices redrawn in other typefaces)
+    cls_synth_per_class: int = 900  # crops cut from them, per card code
     cls_size: int = 48
     cls_epochs: int = 6
     cls_batch: int = 64
