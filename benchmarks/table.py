@@ -184,8 +184,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         _write_trace(args.trace / f"{path.stem}.trace", truth, events, trace)
     score = score_record(truth["record"])
     result = table.result()
-    exact = result["rounds"] == score["rounds"] and result["totals"] == score["totals"]
-    exact = exact and result.get("winner") == score["winner"]
+    exact = all(result.get(k) == score[k] for k in ("rounds", "totals", "winner"))
     injected = {(f["round"], f["play"], f["card"], f["kind"]) for f in truth["fouls"]}
     flagged = {(f["round"], f["play"], f["card"], f["kind"]) for f in result["fouls"]}
     marks, touch = {}, {}

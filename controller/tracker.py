@@ -29,6 +29,9 @@ import numpy as np
 from controller.table_geometry import FLOOR, TableGeometry
 from controller.turns import Snapshot
 
+# A card box whose inner part changed at most this much since the last snapshot is untouched.
+UNTOUCHED_MOST = 0.04
+
 
 @dataclass
 class TrackerConfig:
@@ -379,7 +382,7 @@ class FloorTracker:
         # it still lies there and this is another card.
         return not self._untouched(known)
 
-    def _untouched(self, box: list[float], most: float = 0.04) -> bool:
+    def _untouched(self, box: list[float], most: float = UNTOUCHED_MOST) -> bool:
         """Whether a card box's inner part shows no change (at most `most` of its pixels)
         since the last snapshot."""
         share = self._changed_share(box)
@@ -470,6 +473,16 @@ class FloorTracker:
         def untouched(x1: float, y1: float, x2: float, y2: float) -> bool:
             return self._untouched([x1, y1, x2, y2])
 
+        def still_there(known: list[float], share: float) -> bool:
+            # a card this read missed, at a place that changed: still there if the place
+            # changed too little for a card lifted off the table (a hand or a card landing
+            # beside it), or a card just laid covers it (slapped on the card it will capture:
+            # both leave with the scoop)
+            if share < self.config.lifted_change:
+                return True
+            new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
+            return any(_within(known, b, self.config.covered_share) for b in new)
+
         # Nothing new appears where nothing changed: an unsure read there is a phantom (a sure
         # one is a card that an earlier read missed).
         for other in [o for o in floor if o not in self.cards and o in boxes]:
@@ -482,9 +495,10 @@ class FloorTracker:
                 self.kept += 1
         for code, (x1, y1, x2, y2) in self.cards.items():
             known = [x1, y1, x2, y2]
-            if not untouched(x1, y1, x2, y2):
+            share = self._changed_share(known)
+            if share is not None and share > UNTOUCHED_MOST:
                 # touched: trust the read, unless it lost the card where no lift could have
-                if code not in floor and self._still_there(known, floor, boxes):
+                if code not in floor and still_there(known, share):
                     floor.add(code)
                     boxes[code] = known
                     self.kept += 1
@@ -508,17 +522,6 @@ class FloorTracker:
                 self.kept += 1
             floor.add(code)
             boxes[code] = known
-
-    def _still_there(self, known: list[float], floor: set[str], boxes: dict) -> bool:
-        """Whether a card of the last snapshot that this read missed, at a place that changed,
-        still lies there: its place changed too little for a card lifted off the table (a
-        hand or a card landing beside it), or a card just laid covers it (slapped on top of
-        the card it will capture: both leave with the scoop)."""
-        share = self._changed_share(known)
-        if share is not None and share < self.config.lifted_change:
-            return True
-        new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
-        return any(_within(known, b, self.config.covered_share) for b in new)
 
     def _rereads_better(self, code: str, conf: float) -> bool:
         """Whether a read at a card's untouched place that names another code, `conf` sure,

@@ -83,9 +83,6 @@ class Recognizer:
     CARD_PX = 100.0
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
     RUNNER_UP_SHARE = 0.08  # a duplicate read is renamed only to a runner-up at least this likely
-    # two index boxes overlapping this much are one index read twice (a corner's indices
-    # never overlap another card's that much: the card on top hides the one below)
-    INDEX_NMS_IOU = 0.5
     MAX_INDEX_TO_CARD = 0.7  # an "index" longer than this share of the largest card is not one
     ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
@@ -111,7 +108,7 @@ class Recognizer:
         self.det_size = int(det_size) if det_size else None
         self.card_px = float(meta.get("card_px", self.CARD_PX))
         # the fitted pass reads only the region around the cards the coarse pass saw
-        self.roi = bool(meta.get("roi", True)) and os.environ.get("BASRA_VISION_ROI", "1") != "0"
+        self.roi = os.environ.get("BASRA_VISION_ROI", "1") != "0"
         # the upright crop leaves a half-turn ambiguity the classifier learnt; reading both
         # ways and averaging is a cheap, measured gain (models/README.md)
         self.half_turn = bool(meta.get("half_turn", True))
@@ -266,16 +263,21 @@ class Recognizer:
             return self.det_size
         return self._pick_size(frame, self._run_detector(frame, self.COARSE_SIZE))[0]
 
-    def _pick_size(self, frame: np.ndarray, coarse) -> tuple[int, bool]:
+    def _card_length(self, coarse) -> float | None:
+        """A card's long side in frame pixels, from what the coarse pass saw: the cards' median,
+        else ~5 indices (a close-up where no whole card is seen); None when it saw nothing."""
         idx_boxes, card_boxes = coarse[0], coarse[2]
-        long_side = max(frame.shape[:2])
         if len(card_boxes):
-            sides = card_boxes[:, 2:] - card_boxes[:, :2]
-            card = float(np.median(sides.max(axis=1)))
-        elif len(idx_boxes):  # no whole card seen (a close-up): an index is ~1/5 of a card
-            sides = idx_boxes[:, 2:] - idx_boxes[:, :2]
-            card = self.INDEX_TO_CARD * float(np.median(sides.max(axis=1)))
-        else:
+            return float(np.median((card_boxes[:, 2:] - card_boxes[:, :2]).max(axis=1)))
+        if len(idx_boxes):
+            sides = (idx_boxes[:, 2:] - idx_boxes[:, :2]).max(axis=1)
+            return self.INDEX_TO_CARD * float(np.median(sides))
+        return None
+
+    def _pick_size(self, frame: np.ndarray, coarse) -> tuple[int, bool]:
+        long_side = max(frame.shape[:2])
+        card = self._card_length(coarse)
+        if card is None:
             return min(self.FALLBACK_SIZE, max(self.COARSE_SIZE, long_side)), False
         size = long_side * self.card_px / max(card, 1.0)
         size = int(np.clip(round(size / 32) * 32, self.COARSE_SIZE, self.MAX_SIZE))
@@ -295,14 +297,11 @@ class Recognizer:
         """The part of the frame worth the fitted detector pass: every card or index the coarse
         pass saw, widened by `ROI_MARGIN` card lengths (a card the coarse pass half saw lies
         near one it saw); None when that is most of the frame anyway."""
-        boxes = np.concatenate([coarse[0], coarse[2]]) if len(coarse[2]) else coarse[0]
-        if not len(boxes):
+        card = self._card_length(coarse)
+        if card is None:
             return None
+        boxes = np.concatenate([coarse[0], coarse[2]])
         h, w = frame.shape[:2]
-        if len(coarse[2]):  # a card's length: from the cards seen, else ~5 indices
-            card = float(np.median((coarse[2][:, 2:] - coarse[2][:, :2]).max(axis=1)))
-        else:
-            card = self.INDEX_TO_CARD * float(np.median((boxes[:, 2:] - boxes[:, :2]).max(axis=1)))
         m = self.ROI_MARGIN * card
         x1, y1 = max(0, int(boxes[:, 0].min() - m)), max(0, int(boxes[:, 1].min() - m))
         x2, y2 = min(w, int(boxes[:, 2].max() + m)), min(h, int(boxes[:, 3].max() + m))
@@ -354,8 +353,7 @@ class Recognizer:
             )
             if len(xyxy):
                 xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
-                nms = self.INDEX_NMS_IOU if k == 0 else 0.5
-                sel = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), thr, nms)
+                sel = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), thr, 0.5)
                 sel = np.array(sel).reshape(-1)
                 xyxy, s = xyxy[sel], s[sel]
                 if k == 0:
