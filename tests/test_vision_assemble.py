@@ -77,3 +77,17 @@ def test_an_index_larger_than_any_card_seen_is_not_an_index():
     assert _plausible_indices(idx, cards, 0.7).tolist() == [0, 2]
     # a close-up with no whole card seen: an index may fill much of the frame
     assert _plausible_indices(idx, np.zeros((0, 4), np.float32), 0.7).tolist() == [0, 1, 2]
+
+
+def test_an_unsure_index_with_no_card_around_it_is_not_reported(rec):
+    # a read as unsure as 0.125 (index 0.5 sure, class 0.25) is a card where the detector
+    # also saw the card around it, but alone it is more often a wall or a face in a webcam
+    # frame: a lone read must be at least `lone_min_confidence` sure (models/README.md)
+    assert rec.min_confidence < 0.125 < rec.lone_min_confidence
+    probs = {"QD": 0.25, "QH": 0.2, "KD": 0.2, "KH": 0.2, "QS": 0.15}
+    hit = _hit(rec, [105, 105, 120, 135], probs, det_conf=0.5)
+    card = ([100.0, 100.0, 200.0, 240.0], 0.9)
+    assert [d.code for d in rec.assemble([hit], [card], 640, 480)] == ["QD"]
+    assert rec.assemble([hit], [], 640, 480) == []
+    sure = _hit(rec, [105, 105, 120, 135], {"QD": 0.6}, det_conf=0.5)
+    assert [d.code for d in rec.assemble([sure], [], 640, 480)] == ["QD"]
