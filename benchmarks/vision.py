@@ -1,7 +1,8 @@
 """Benchmark of the card recogniser: ms per 1280x720 frame (median, p95), import and load time,
 and the size of the runtime install (onnxruntime + OpenCV headless + numpy + models).
 
-Usage: python benchmarks/vision.py [--frames 40] [--threads N] [--json]
+Usage: python benchmarks/vision.py [--frames 40] [--threads N] [--spin] [--json]
+(--spin also times onnxruntime's spinning thread pools, frame by frame in turn with the default.)
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ def main() -> None:
     ap.add_argument(
         "--det-size", type=int, default=None, help="fixed detector size (default: fitted)"
     )
+    ap.add_argument(
+        "--spin", action="store_true", help="also time spinning thread pools, interleaved"
+    )
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
 
@@ -60,16 +64,21 @@ def main() -> None:
     rng = np.random.default_rng(11)
     deck = Deck.load("bellot-lgpl21")
     frames = [table_scene(rng, deck, (1280, 720))[0] for _ in range(min(a.frames, 12))]
-    rec = Recognizer(det_size=a.det_size, threads=a.threads or None)
-    for f in frames[:3]:
-        rec.recognize(f)  # warm-up
-    times = []
+    recs = {"default": Recognizer(det_size=a.det_size, threads=a.threads or None, spin=False)}
+    if a.spin:
+        recs["spin"] = Recognizer(det_size=a.det_size, threads=a.threads or None, spin=True)
+    for r in recs.values():
+        for f in frames[:3]:
+            r.recognize(f)  # warm-up
+    timed: dict[str, list[float]] = {k: [] for k in recs}
     for k in range(a.frames):
         f = frames[k % len(frames)]
-        t = time.perf_counter()
-        rec.recognize(f)
-        times.append((time.perf_counter() - t) * 1000)
-    times.sort()
+        for name, r in recs.items():
+            t = time.perf_counter()
+            r.recognize(f)
+            timed[name].append((time.perf_counter() - t) * 1000)
+    rec = recs["default"]
+    times = sorted(timed["default"])
     models = sum(p.stat().st_size for p in (REPO / "models").glob("*.onnx"))
     runtime = {n: dist_size(n) for n in ("onnxruntime", "opencv-python-headless", "numpy")}
     figures = {
@@ -86,6 +95,11 @@ def main() -> None:
         "runtime_install_mb": round((sum(runtime.values()) + models) / 1e6, 1),
         "runtime_parts_mb": {k: round(v / 1e6, 1) for k, v in runtime.items()},
     }
+    if a.spin:
+        spin = sorted(timed["spin"])
+        figures["spin_median_ms"] = round(spin[len(spin) // 2], 1)
+        figures["spin_p95_ms"] = round(spin[min(len(spin) - 1, int(0.95 * len(spin)))], 1)
+        figures["default_over_spin"] = round(figures["median_ms"] / figures["spin_median_ms"], 2)
     if a.json:
         print(json.dumps(figures, indent=1))
     else:

@@ -75,3 +75,93 @@ def test_train_without_the_train_extra_is_a_clear_error(capsys):
     assert run(["train", "--smoke"]) == 2
     err = capsys.readouterr().err
     assert "train extra" in err and err.count("\n") == 1
+
+
+RECOVER_CHECK = r"""
+import json, sys
+from pathlib import Path
+import cv2, numpy as np, onnxruntime as ort, torch
+from vision.recover import recover_detector, recover_state
+from vision.train import offline_env
+from vision.train_cls import IndexNet
+
+repo, work = Path(sys.argv[1]), Path(sys.argv[2])
+offline_env(work)
+frame = cv2.imread(str(repo / "tests/data/vision/rendered_bellot_0.jpg"))
+rng = np.random.default_rng(0)
+out = {}
+
+def bn_train_mode(net):
+    net.eval()
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.train()
+            m.momentum = 0.0  # batch statistics used, running ones left alone
+
+# classifier: the index crops the runtime cuts from the three rendered fixture frames
+from vision.recognizer import Recognizer
+rec = Recognizer(repo / "models")
+crops = []
+for k in range(3):
+    f = cv2.imread(str(repo / f"tests/data/vision/rendered_bellot_{k}.jpg"))
+    crops += [rec._crop(f, hit.box) for hit in rec.detect(f)[0]]
+crops = np.stack(crops)
+x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255
+sess = ort.InferenceSession(str(repo / "models/card_index_cls.onnx"), providers=["CPUExecutionProvider"])
+ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+net = IndexNet()
+net.load_state_dict(recover_state(repo / "models/card_index_cls.onnx", x))
+net.eval()
+with torch.no_grad():
+    p_eval = net(torch.tensor(x)).numpy()
+    bn_train_mode(net)
+    p_batch = net(torch.tensor(x)).numpy()
+out["cls_crops"] = len(x)
+out["cls_agree"] = float((p_eval.argmax(1) == ref.argmax(1)).mean())
+out["cls_batch_stats_diff"] = float(np.abs(p_batch - p_eval).max())
+
+# detector: the whole frame at 256 x 160 (padded to the 32 px grid as the runtime does)
+img = np.full((160, 256, 3), 114, np.uint8)
+img[:144] = cv2.resize(frame, (256, 144), interpolation=cv2.INTER_AREA)
+x = img[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255
+sess = ort.InferenceSession(str(repo / "models/card_index_det.onnx"), providers=["CPUExecutionProvider"])
+ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+yolo = recover_detector(repo / "models/card_index_det.onnx", repo / "vision/arch/card_det.yaml", x)
+net = yolo.model
+net.eval()
+with torch.no_grad():
+    got = net(torch.tensor(x))
+    got = (got[0] if isinstance(got, (list, tuple)) else got).numpy()
+    bn_train_mode(net)
+    batch = net(torch.tensor(x))
+    batch = (batch[0] if isinstance(batch, (list, tuple)) else batch).numpy()
+out["det_box_diff"] = float(np.abs(got[:, :4] - ref[:, :4]).max())
+out["det_score_diff"] = float(np.abs(got[:, 4:] - ref[:, 4:]).max())
+out["det_batch_stats_score_diff"] = float(np.abs(batch[:, 4:] - got[:, 4:]).max())
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.train
+@pytest.mark.skipif(
+    not TRAIN_PYTHON, reason="BASRA_TRAIN_PYTHON is unset (no training environment)"
+)
+def test_the_shipped_models_recover_to_weights_that_train_on(tmp_path):
+    # vision.recover: the shipped ONNX files are all there is of the last training phases;
+    # the weights taken back from them must compute what the files compute, also in training
+    # mode (BatchNorm on batch statistics), or training further would start from a broken model
+    proc = subprocess.run(
+        [TRAIN_PYTHON, "-c", RECOVER_CHECK, str(REPO), str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "OMP_NUM_THREADS": "1", "YOLO_OFFLINE": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["cls_crops"] >= 20
+    assert got["cls_agree"] >= 0.95  # int8 file vs float weights: the same names
+    assert got["cls_batch_stats_diff"] < 1e-3
+    assert got["det_box_diff"] < 0.05 and got["det_score_diff"] < 1e-3  # px, probability
+    assert got["det_batch_stats_score_diff"] < 1e-3

@@ -75,12 +75,14 @@ class Recognizer:
     near full size); with no card seen at the coarse pass it is read at `FALLBACK_SIZE`. A
     fixed `det_size` (the long side in px) skips all that. `min_confidence` is the calibrated
     floor below which a card is not reported (an empty table must give an empty list).
+    `spin` keeps onnxruntime's thread pools spinning between runs (off by default: the two
+    models take turns on the same cores; `BASRA_VISION_SPIN=1` turns it on).
     """
 
     COARSE_SIZE = 256
     FALLBACK_SIZE = 640
     MAX_SIZE = 1280
-    CARD_PX = 100.0
+    CARD_PX = 130.0  # measured best of 100-160 over six sets (models/README.md)
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
     HALF_TURN_BELOW = 0.7  # a first read less sure than this is read half a turn round too
     LONE_MIN_CONFIDENCE = 0.15  # the least confidence of a read with no card box around it
@@ -88,6 +90,8 @@ class Recognizer:
     MAX_INDEX_TO_CARD = 0.7  # an "index" longer than this share of the largest card is not one
     ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
+    PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
+    PAIR_SPLIT_SURE = 0.5  # ... judged only when both reads are at least this sure
 
     def __init__(
         self,
@@ -95,6 +99,7 @@ class Recognizer:
         det_size: int | None = None,
         min_confidence: float | None = None,
         threads: int | None = None,
+        spin: bool | None = None,
     ) -> None:
         import onnxruntime as ort
 
@@ -120,6 +125,8 @@ class Recognizer:
         # a read with no detected card around its index is more often something else (a wall,
         # a face, a shirt in a webcam frame): it must be surer (models/README.md)
         self.lone_min_confidence = float(meta.get("lone_min_confidence", self.LONE_MIN_CONFIDENCE))
+        self.pair_min_joint = float(meta.get("pair_min_joint", self.PAIR_MIN_JOINT))
+        self.pair_split_sure = float(meta.get("pair_split_sure", self.PAIR_SPLIT_SURE))
         self.index_conf = float(meta.get("index_conf", 0.25))
         self.card_conf = float(meta.get("card_conf", 0.3))
         self.min_confidence = float(
@@ -134,6 +141,13 @@ class Recognizer:
         opts.intra_op_num_threads = n
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # the detector and the classifier take turns on the same cores: a thread pool left
+        # spinning after its run steals them from the other's (median 43 -> 32 ms, p95 74 ->
+        # 45 ms a 1280x720 frame on 2 cores; `benchmarks/vision.py --spin` compares the two)
+        if spin is None:
+            spin = os.environ.get("BASRA_VISION_SPIN", "0") == "1"
+        if not spin:
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
         self.det = ort.InferenceSession(str(folder / meta["detector"]), opts, providers=providers)
         self.cls = ort.InferenceSession(str(folder / meta["classifier"]), opts, providers=providers)
@@ -231,9 +245,12 @@ class Recognizer:
         out.sort(key=lambda d: (d.box[1], d.box[0]))
         return out
 
-    @staticmethod
-    def _group(hits: list[IndexHit], cards) -> list[tuple[list[IndexHit], list[float] | None]]:
-        """Each index joins the smallest detected card containing its centre (two at most)."""
+    def _group(
+        self, hits: list[IndexHit], cards
+    ) -> list[tuple[list[IndexHit], list[float] | None]]:
+        """Each index joins the smallest detected card containing its centre; two indices in one
+        card pool only if they can be the same card's two corners (`_same_card`): where cards
+        overlap, the index of the card beneath lies inside the box of the card on top."""
         by_card: dict[int, list[IndexHit]] = {}
         alone: list[IndexHit] = []
         for hit in hits:
@@ -251,10 +268,30 @@ class Recognizer:
         groups: list[tuple[list[IndexHit], list[float] | None]] = []
         for j, members in by_card.items():
             members.sort(key=lambda m: -m.det_conf)
-            groups.append((members[:2], cards[j][0]))
-            alone.extend(members[2:])
+            # greedy: each index pairs with the first earlier one it can be the other corner of
+            clusters: list[list[IndexHit]] = []
+            for m in members:
+                for cl in clusters:
+                    if len(cl) < 2 and self._same_card(cl[0], m):
+                        cl.append(m)
+                        break
+                else:
+                    clusters.append([m])
+            # the surest cluster is the card itself; the others lie inside its box but are
+            # other cards' corners: they keep that box (it surrounds them) for the one-deck check
+            groups.extend((cl, cards[j][0]) for cl in clusters)
         groups.extend(([m], None) for m in alone)
         return groups
+
+    def _same_card(self, a: IndexHit, b: IndexHit) -> bool:
+        """Whether two index reads inside one card box can be that card's two corners: yes when
+        either is unsure (`PAIR_SPLIT_SURE`: a misread corner of this card is likelier than
+        another card), else when the chance that both name one card, sum(p_a * p_b), is at least
+        `PAIR_MIN_JOINT`. Measured on rendered tables (models/README.md): 90 % of true pairs
+        have a chance >= 0.3, and 95 % of two different cards' indices in one box < 0.12."""
+        if min(a.prob, b.prob) < self.pair_split_sure:
+            return True  # an unsure read is more likely this card's corner misread
+        return float(np.dot(a.probs, b.probs)) >= self.pair_min_joint
 
     # -- internals -----------------------------------------------------------------------------
     def _classify(self, crops: np.ndarray) -> np.ndarray:

@@ -248,6 +248,8 @@ def export(cfg: TrainConfig) -> dict:
         cfg.work / "cls" / CLS_ONNX, cfg.out / CLS_ONNX, cfg.work / "cls_data" / "train",
         size=cfg.cls_size, count=min(512, 64 * cfg.cls_batch),
     )  # fmt: skip
+    from vision.recognizer import Recognizer as R
+
     meta = {
         "detector": DET_ONNX,
         "classifier": CLS_ONNX,
@@ -260,8 +262,12 @@ def export(cfg: TrainConfig) -> dict:
         "card_conf": 0.3,
         "min_confidence": cfg.min_confidence,
         "half_turn": True,
-        "card_px": 100.0,
+        "card_px": R.CARD_PX,
         "classifier_int8": True,
+        "half_turn_below": R.HALF_TURN_BELOW,
+        "lone_min_confidence": R.LONE_MIN_CONFIDENCE,
+        "pair_split_sure": R.PAIR_SPLIT_SURE,
+        "pair_min_joint": R.PAIR_MIN_JOINT,
     }
     (cfg.out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
