@@ -99,3 +99,39 @@ def test_the_fitted_pass_reads_only_the_part_of_the_frame_with_cards(rec):
     truth = set(json.loads((DATA / "rendered_truth.json").read_text())["rendered_bellot_0.jpg"])
     found = {d.code for d in rec.recognize(frame)} & truth
     assert len(found) >= len({d.code for d in everywhere} & truth) >= 4
+
+
+def _detector_sizes(rec: Recognizer, frame) -> tuple[list, list[int]]:
+    sizes: list[int] = []
+    run = rec._run_detector
+
+    def spy(f, size, region=None):
+        sizes.append(size)
+        return run(f, size, region)
+
+    rec._run_detector = spy
+    try:
+        return rec.recognize(frame), sizes
+    finally:
+        rec._run_detector = run
+
+
+def test_a_card_seen_without_its_index_is_looked_at_again_larger():
+    # a real overhead photo (edje, 378x504): one king of spades 190 px long whose corner
+    # indices are small for its size. At the fitted scale the detector sees the card but no
+    # index; read again twice as large (its own size, 512), the index is found and named
+    frame = cv2.imread(str(DATA / "real" / "edje_IMG_2388.jpg"))
+    rec = Recognizer()
+    cards, sizes = _detector_sizes(rec, frame)
+    assert [c.code for c in cards] == ["KS"]
+    assert sizes[0] == rec.COARSE_SIZE and sizes[-1] == 512 and len(sizes) == 3
+    rec.bare_look = 1.0  # without the second look the card is not read at all
+    assert _detector_sizes(rec, frame)[0] == []
+
+
+def test_a_frame_whose_cards_all_show_an_index_is_read_twice_only():
+    # the rendered table frame: every card the fitted pass finds has an index in it (or the
+    # frame is already read at its own size), so no third detector pass is spent on it
+    frame = cv2.imread(str(DATA / "rendered_bellot_1.jpg"))
+    _cards, sizes = _detector_sizes(Recognizer(), frame)
+    assert len(sizes) == 2
