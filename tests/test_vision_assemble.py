@@ -115,3 +115,18 @@ def test_an_unsure_index_with_no_card_around_it_is_not_reported(rec):
     assert rec.assemble([hit], [], 640, 480) == []
     sure = _hit(rec, [105, 105, 120, 135], {"QD": 0.6}, det_conf=0.5)
     assert [d.code for d in rec.assemble([sure], [], 640, 480)] == ["QD"]
+
+
+def test_two_lone_corners_of_one_card_pool_into_one_read(rec):
+    # a phone close-up where the detector saw both corner indices but no card box: the two
+    # corners lie about 3.5 index lengths apart and both say "an ace", one of clubs, one of
+    # spades. They are one card (one read, its suit from the pool), not two aces
+    hits = [
+        _hit(rec, [100, 100, 130, 150], {"AC": 0.45, "AS": 0.4, "AH": 0.1}, det_conf=0.7),
+        _hit(rec, [230, 260, 260, 310], {"AS": 0.35, "AC": 0.3, "4C": 0.2}, det_conf=0.6),
+    ]
+    out = rec.assemble(hits, [], 640, 480)
+    assert [d.code for d in out] == ["AC"]
+    # the same two reads far apart (two cards' indices across the frame) stay two reads
+    hits[1].box = [530, 400, 560, 450]
+    assert len(rec.assemble(hits, [], 640, 480)) == 2
