@@ -270,31 +270,12 @@ class Recognizer:
                 by_card.setdefault(best[1], []).append(hit)
         groups: list[tuple[list[IndexHit], list[float] | None]] = []
         for j, members in by_card.items():
-            members.sort(key=lambda m: -m.det_conf)
-            # greedy: each index pairs with the first earlier one it can be the other corner of
-            clusters: list[list[IndexHit]] = []
-            for m in members:
-                for cl in clusters:
-                    if len(cl) < 2 and self._same_card(cl[0], m):
-                        cl.append(m)
-                        break
-                else:
-                    clusters.append([m])
-            # the surest cluster is the card itself; the others lie inside its box but are
-            # other cards' corners: they keep that box (it surrounds them) for the one-deck check
-            groups.extend((cl, cards[j][0]) for cl in clusters)
+            # the surest pair is the card itself; the others lie inside its box but are other
+            # cards' corners: they keep that box (it surrounds them) for the one-deck check
+            groups.extend((pair, cards[j][0]) for pair in _pair_up(members, self._same_card))
         # indices with no card box around them pair up where they can be one card's two
         # opposite corners: as far apart as those are and not naming clearly different cards
-        alone.sort(key=lambda m: -m.det_conf)
-        pairs: list[list[IndexHit]] = []
-        for m in alone:
-            for cl in pairs:
-                if len(cl) < 2 and self._corners_of_one(cl[0], m):
-                    cl.append(m)
-                    break
-            else:
-                pairs.append([m])
-        groups.extend((cl, None) for cl in pairs)
+        groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
         return groups
 
     def _corners_of_one(self, a: IndexHit, b: IndexHit) -> bool:
@@ -494,6 +475,20 @@ class Recognizer:
         cx, cy = centres[0]
         side = 2.5 * max(max(xs) - min(xs), max(ys) - min(ys))
         return [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]
+
+
+def _pair_up(hits: list[IndexHit], can_pair) -> list[list[IndexHit]]:
+    """Greedy, surest index first: each joins the first earlier one it can be the other corner
+    of (`can_pair(a, b)`), two to a card; the rest stand alone."""
+    pairs: list[list[IndexHit]] = []
+    for hit in sorted(hits, key=lambda m: -m.det_conf):
+        for pair in pairs:
+            if len(pair) < 2 and can_pair(pair[0], hit):
+                pair.append(hit)
+                break
+        else:
+            pairs.append([hit])
+    return pairs
 
 
 def _centres_inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
