@@ -2,7 +2,8 @@
 and the size of the runtime install (onnxruntime + OpenCV headless + numpy + models).
 
 Usage: python benchmarks/vision.py [--frames 40] [--threads N] [--spin] [--json]
-(--spin also times onnxruntime's spinning thread pools, frame by frame in turn with the default.)
+(--spin also times onnxruntime's spinning thread pools against the default still ones: three
+rounds of one child process each way, in turn, so neither pool set steals the other's cores.)
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ def main() -> None:
         "--det-size", type=int, default=None, help="fixed detector size (default: fitted)"
     )
     ap.add_argument(
-        "--spin", action="store_true", help="also time spinning thread pools, interleaved"
+        "--spin", action="store_true", help="also compare spinning thread pools (child runs)"
     )
+    ap.add_argument("--pools", choices=("still", "spin"), default="still", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
 
@@ -64,21 +66,16 @@ def main() -> None:
     rng = np.random.default_rng(11)
     deck = Deck.load("bellot-lgpl21")
     frames = [table_scene(rng, deck, (1280, 720))[0] for _ in range(min(a.frames, 12))]
-    recs = {"default": Recognizer(det_size=a.det_size, threads=a.threads or None, spin=False)}
-    if a.spin:
-        recs["spin"] = Recognizer(det_size=a.det_size, threads=a.threads or None, spin=True)
-    for r in recs.values():
-        for f in frames[:3]:
-            r.recognize(f)  # warm-up
-    timed: dict[str, list[float]] = {k: [] for k in recs}
+    rec = Recognizer(det_size=a.det_size, threads=a.threads or None, spin=a.pools == "spin")
+    for f in frames[:3]:
+        rec.recognize(f)  # warm-up
+    times = []
     for k in range(a.frames):
         f = frames[k % len(frames)]
-        for name, r in recs.items():
-            t = time.perf_counter()
-            r.recognize(f)
-            timed[name].append((time.perf_counter() - t) * 1000)
-    rec = recs["default"]
-    times = sorted(timed["default"])
+        t = time.perf_counter()
+        rec.recognize(f)
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
     models = sum(p.stat().st_size for p in (REPO / "models").glob("*.onnx"))
     runtime = {n: dist_size(n) for n in ("onnxruntime", "opencv-python-headless", "numpy")}
     figures = {
@@ -96,10 +93,18 @@ def main() -> None:
         "runtime_parts_mb": {k: round(v / 1e6, 1) for k, v in runtime.items()},
     }
     if a.spin:
-        spin = sorted(timed["spin"])
-        figures["spin_median_ms"] = round(spin[len(spin) // 2], 1)
-        figures["spin_p95_ms"] = round(spin[min(len(spin) - 1, int(0.95 * len(spin)))], 1)
-        figures["default_over_spin"] = round(figures["median_ms"] / figures["spin_median_ms"], 2)
+        medians: dict[str, list[float]] = {"still": [], "spin": []}
+        for _ in range(3):
+            for pools in medians:
+                cmd = [sys.executable, __file__, "--frames", str(a.frames), "--json"]
+                cmd += ["--pools", pools] + (["--det-size", str(a.det_size)] if a.det_size else [])
+                child = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=True)
+                medians[pools].append(json.loads(child.stdout)["median_ms"])
+        figures["still_pools_median_ms"] = medians["still"]
+        figures["spinning_pools_median_ms"] = medians["spin"]
+        figures["spin_over_still"] = round(
+            sorted(medians["spin"])[1] / sorted(medians["still"])[1], 2
+        )
     if a.json:
         print(json.dumps(figures, indent=1))
     else:
