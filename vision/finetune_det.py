@@ -1,0 +1,81 @@
+"""Fine-tuning phase of the shipped detector: its weights taken back from the ONNX file, trained on.
+
+`python -m vision.finetune_det WORK [--hours 1.2]` reproduces the 2026-12-02 phase (model card).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+from pathlib import Path
+
+import numpy as np
+
+from vision.deck import HOLDOUT_DECK, TRAIN_DECKS
+from vision.train import MODELS, REPO, offline_env
+
+
+def make_data(root: Path, frames: int, real: Path | None) -> Path:
+    """Rendered detector frames (train decks, 60 % synthetic designs; held-out deck for val),
+    plus the labelled real training photos where `real` exists; returns the data.yaml."""
+    from vision.dataset import DET_NAMES, write_data_yaml, write_detection_set
+
+    write_detection_set(root, "val", [HOLDOUT_DECK], 120, (320, 320), 8)
+    write_detection_set(root, "train", list(TRAIN_DECKS), frames, (320, 320), 77, synth_share=0.6)
+    yaml = write_data_yaml(root, DET_NAMES)
+    if real is not None and (real / "classes.txt").exists():
+        from vision.realdata import write_real_detection_set
+
+        write_real_detection_set(real, root)
+        text = yaml.read_text().replace("train: images/train", "train: [images/train, images/real]")
+        yaml.write_text(text)
+    return yaml
+
+
+def start_weights(work: Path, onnx: Path, data: Path) -> Path:
+    """The shipped detector as an ultralytics checkpoint (BatchNorm re-folded on 64 frames)."""
+    import cv2
+
+    from vision.recover import recover_detector
+
+    files = sorted(glob.glob(str(data / "images" / "train" / "*")))
+    pick = np.random.default_rng(0).permutation(len(files))[:64]
+    x = np.stack(
+        [cv2.resize(cv2.imread(files[i]), (256, 256))[:, :, ::-1].transpose(2, 0, 1) for i in pick]
+    )
+    yolo = recover_detector(onnx, REPO / "vision" / "arch" / "card_det.yaml", x / 255.0)
+    path = work / "det_start.pt"
+    yolo.save(str(path))
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("work", type=Path, help="scratch folder")
+    ap.add_argument("--hours", type=float, default=1.2, help="wall-clock box (ultralytics time)")
+    ap.add_argument("--frames", type=int, default=2400)
+    ap.add_argument("--onnx", type=Path, default=MODELS / "card_index_det.onnx")
+    ap.add_argument("--real", type=Path, default=REPO.parent / "shared/data/real/ammememe")
+    ap.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args(argv)
+    a.work.mkdir(parents=True, exist_ok=True)
+    offline_env(a.work)
+    import torch
+    from ultralytics import YOLO
+
+    torch.set_num_threads(a.threads)
+    data = a.work / "det_data"
+    yaml = make_data(data, a.frames, a.real if a.real.exists() else None)
+    model = YOLO(str(start_weights(a.work, a.onnx, data)))
+    model.train(
+        data=str(yaml), imgsz=256, epochs=40, time=a.hours, batch=16, nbs=16, workers=1,
+        device="cpu", amp=False, pretrained=True, project=str(a.work), name="det",
+        exist_ok=True, plots=False, seed=5, deterministic=False, degrees=0.0, fliplr=0.5,
+        flipud=0.5, mosaic=1.0, close_mosaic=3, scale=0.5, hsv_h=0.03, hsv_s=0.6, hsv_v=0.4,
+        warmup_epochs=0.1, warmup_bias_lr=0.0, optimizer="AdamW", lr0=4e-4, lrf=0.1,
+    )  # fmt: skip
+    print(a.work / "det" / "weights" / "best.pt")
+
+
+if __name__ == "__main__":
+    main()
