@@ -22,7 +22,7 @@ def _recognizer(models: Path | None, det_size: int | None, min_confidence: float
     if min_confidence is not None and not 0 <= min_confidence <= 1:
         raise UserError(f"--min-confidence must be between 0 and 1, got {min_confidence}")
     try:
-        return Recognizer(models, det_size=det_size, min_confidence=min_confidence)
+        return Recognizer(models, det_size=det_size, min_confidence=min_confidence, still=True)
     except ModelMissingError as exc:
         raise UserError(str(exc)) from None
 

@@ -24,7 +24,7 @@ REAL = json.loads((DATA / "real" / "truth.json").read_text())
 
 @pytest.fixture(scope="module")
 def rec() -> Recognizer:
-    return Recognizer()
+    return Recognizer(still=True)  # photos, as `recognize` and `eval` read them
 
 
 SHORTFALL = pytest.mark.xfail(
@@ -86,7 +86,7 @@ def test_recognize_json_shape_and_missing_file_named(tmp_path, capsys):
     result = json.loads(out)
     assert [r["image"] for r in result] == [good]
     # the command reports exactly what the API reads
-    api = Recognizer().recognize(cv2.imread(good))
+    api = Recognizer(still=True).recognize(cv2.imread(good))
     assert [c["code"] for c in result[0]["cards"]] == [d.code for d in api]
     for card in result[0]["cards"]:
         assert set(card) == {"code", "confidence", "box", "quad"}
@@ -150,7 +150,7 @@ def test_eval_reads_pascal_voc_rank_only_labels(tmp_path, capsys):
     (tmp_path / "a.xml").write_text(f"<annotation>{objs}</annotation>")
     assert run(["eval", str(tmp_path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    read = {d.code[0] for d in Recognizer().recognize(cv2.imread(str(src)))}
+    read = {d.code[0] for d in Recognizer(still=True).recognize(cv2.imread(str(src)))}
     assert report["tp"] == len(read & set(ranks)) and report["fp"] == len(read - set(ranks))
     # every card box covers the whole frame: each is localised as soon as anything is read
     assert report["localisation_recall"] == (1.0 if read else 0.0)

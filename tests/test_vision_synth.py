@@ -122,7 +122,7 @@ def test_a_card_seen_without_its_index_is_looked_at_again_larger():
     # sees the card but not its small indices at the fitted scale: it is read again twice as
     # large (at most its own size, 512 px) and only the indices found inside that card join
     frame = cv2.imread(str(DATA / "real" / "edje_IMG_2388.jpg"))
-    rec = Recognizer()
+    rec = Recognizer(still=True)  # a photo, as `recognize` reads it
     run = rec._run_detector
     card = np.array([[68.0, 213.0, 227.0, 411.0]], np.float32)
     inside = np.array([[75.0, 218.0, 100.0, 262.0]], np.float32)  # the king's top-left index

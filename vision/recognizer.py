@@ -75,6 +75,11 @@ class Recognizer:
     near full size); with no card seen at the coarse pass it is read at `FALLBACK_SIZE`. A
     fixed `det_size` (the long side in px) skips all that. `min_confidence` is the calibrated
     floor below which a card is not reported (an empty table must give an empty list).
+    `still` reads single photographs (the `recognize` and `eval` commands) with the settings of
+    `recognizer.json`'s "still" section (`STILL`): the scale fitted so that a card is 130 px
+    long, not 100, and two sure disagreeing reads in one card box taken for two cards. Photo
+    sets read better so, but the table controller, tuned to the video reads, referees whole
+    matches worse with either (models/README.md).
     `spin` keeps onnxruntime's thread pools spinning between runs (off by default: the two
     models take turns on the same cores; `BASRA_VISION_SPIN=1` turns it on).
     """
@@ -83,7 +88,7 @@ class Recognizer:
     FALLBACK_SIZE = 640
     MAX_SIZE = 1280
     BARE_LOOK = 2.0  # a card seen with no index in it: the frame read again this much larger
-    CARD_PX = 130.0  # measured best of 100-160 over six sets (models/README.md)
+    CARD_PX = 100.0  # video: the table controller's tracker is tuned to these reads
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
     HALF_TURN_BELOW = 0.7  # a first read less sure than this is read half a turn round too
     LONE_MIN_CONFIDENCE = 0.15  # the least confidence of a read with no card box around it
@@ -92,7 +97,9 @@ class Recognizer:
     ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
     PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
-    PAIR_SPLIT_SURE = 0.5  # ... judged only when both reads are at least this sure
+    PAIR_SPLIT_SURE = 1.01  # ... judged only when both reads are this sure (video: never)
+    # single photos (`still`): the scale fitted larger and sure disagreeing reads split
+    STILL = {"card_px": 130.0, "pair_split_sure": 0.5}
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
 
     def __init__(
@@ -102,6 +109,7 @@ class Recognizer:
         min_confidence: float | None = None,
         threads: int | None = None,
         spin: bool | None = None,
+        still: bool = False,
     ) -> None:
         import onnxruntime as ort
 
@@ -110,6 +118,8 @@ class Recognizer:
         if not meta_path.exists():
             raise ModelMissingError(f"no recognizer model in {folder} (recognizer.json missing)")
         meta = json.loads(meta_path.read_text())
+        if still:  # settings for single photographs override the video ones
+            meta = {**meta, **meta.get("still", {})}
         self.meta = meta
         self.names: list[str] = meta["cls_names"]
         self.cls_size = int(meta["cls_size"])
