@@ -268,6 +268,7 @@ def export(cfg: TrainConfig) -> dict:
         "lone_min_confidence": R.LONE_MIN_CONFIDENCE,
         "pair_split_sure": R.PAIR_SPLIT_SURE,
         "pair_min_joint": R.PAIR_MIN_JOINT,
+        "bare_look": R.BARE_LOOK,
         "still": R.STILL,
     }
     (cfg.out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
