@@ -77,9 +77,11 @@ class Recognizer:
     floor below which a card is not reported (an empty table must give an empty list).
     `still` reads single photographs (the `recognize` and `eval` commands) with the settings of
     `recognizer.json`'s "still" section (`STILL`): the scale fitted so that a card is 130 px
-    long, not 100, and two sure disagreeing reads in one card box taken for two cards. Photo
-    sets read better so, but the table controller, tuned to the video reads, referees whole
-    matches worse with either (models/README.md).
+    long, not 100, two sure disagreeing reads in one card box taken for two cards, and a card
+    seen without an index looked at again larger. Photo sets read better so, but the table
+    controller, tuned to the video reads, referees whole matches worse with the first two, and
+    the third would add a full-size detector pass to a fifth of table video frames (a
+    face-down pile shows no index) for no measured gain there (models/README.md).
     `spin` keeps onnxruntime's thread pools spinning between runs (off by default: the two
     models take turns on the same cores; `BASRA_VISION_SPIN=1` turns it on).
     """
@@ -87,7 +89,7 @@ class Recognizer:
     COARSE_SIZE = 256
     FALLBACK_SIZE = 640
     MAX_SIZE = 1280
-    BARE_LOOK = 2.0  # a card seen with no index in it: the frame read again this much larger
+    BARE_LOOK = 1.0  # a card seen with no index in it: the frame read again this much larger
     CARD_PX = 100.0  # video: the table controller's tracker is tuned to these reads
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
     HALF_TURN_BELOW = 0.7  # a first read less sure than this is read half a turn round too
@@ -98,8 +100,9 @@ class Recognizer:
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
     PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
     PAIR_SPLIT_SURE = 1.01  # ... judged only when both reads are this sure (video: never)
-    # single photos (`still`): the scale fitted larger and sure disagreeing reads split
-    STILL = {"card_px": 130.0, "pair_split_sure": 0.5}
+    # single photos (`still`): the scale fitted larger, sure disagreeing reads split, bare
+    # cards looked at again (video: off)
+    STILL = {"card_px": 130.0, "pair_split_sure": 0.5, "bare_look": 2.0}
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
 
     def __init__(
@@ -266,18 +269,15 @@ class Recognizer:
         overlap, the index of the card beneath lies inside the box of the card on top."""
         by_card: dict[int, list[IndexHit]] = {}
         alone: list[IndexHit] = []
-        for hit in hits:
-            cx, cy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
-            best = None
-            for j, (box, _conf) in enumerate(cards):
-                if box[0] <= cx <= box[2] and box[1] <= cy <= box[3]:
-                    area = (box[2] - box[0]) * (box[3] - box[1])
-                    if best is None or area < best[0]:
-                        best = (area, j)
-            if best is None:
-                alone.append(hit)
+        boxes = np.array([box for box, _conf in cards], np.float64).reshape(-1, 4)
+        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+        inside = _centres_inside(np.array([h.box for h in hits], np.float64).reshape(-1, 4), boxes)
+        for hit, holders in zip(hits, inside, strict=True):
+            js = np.flatnonzero(holders)
+            if len(js):
+                by_card.setdefault(int(js[np.argmin(area[js])]), []).append(hit)
             else:
-                by_card.setdefault(best[1], []).append(hit)
+                alone.append(hit)
         groups: list[tuple[list[IndexHit], list[float] | None]] = []
         for j, members in by_card.items():
             # the surest pair is the card itself; the others lie inside its box but are other
@@ -372,9 +372,8 @@ class Recognizer:
         the fitted scale (real overhead photos: card-set F1 0.968 -> 0.977); a frame whose cards
         all show an index costs nothing more."""
         idx, idx_conf, cards, card_conf = found
-        long_side = max(frame.shape[:2])
-        bigger = min(round(size * self.bare_look / 32) * 32, (long_side + 31) // 32 * 32)
-        bigger = min(bigger, self.MAX_SIZE)
+        native = (max(frame.shape[:2]) + 31) // 32 * 32
+        bigger = min(round(size * self.bare_look / 32) * 32, native, self.MAX_SIZE)
         if not len(cards) or bigger <= size:
             return found
         bare = ~_centres_inside(idx, cards).any(axis=0)

@@ -58,11 +58,7 @@ def recover_state(onnx_path: Path, calibration: np.ndarray | None = None) -> dic
             w = torch.tensor(consts[node.input[1]], dtype=torch.float32)
             b = torch.tensor(consts[node.input[2]], dtype=torch.float32)
             blk[0].weight.copy_(w)
-            bn = blk[1]
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(b)
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - eps)
+            _fold_back(blk[1], b, torch.zeros_like(b), torch.ones_like(b))
         lin = net.head[3]
         trans_b = next((a.i for a in gemm.attribute if a.name == "transB"), 0)
         w = consts[gemm.input[1]]
@@ -125,10 +121,7 @@ def recover_detector(onnx_path: Path, arch: Path, calibration: np.ndarray):
                 if prefix + ".bias" in state:
                     state[prefix + ".bias"].copy_(bias)
                 continue
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(bias)
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
+            _fold_back(bn, bias, torch.zeros_like(bias), torch.ones_like(bias))
 
             def grab(mod, inp, _out, key=owner):
                 x = inp[0]
