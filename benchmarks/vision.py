@@ -1,7 +1,7 @@
 """Benchmark of the card recogniser: ms per 1280x720 frame (median, p95), import and load time,
 and the size of the runtime install (onnxruntime + OpenCV headless + numpy + models).
 
-Usage: python benchmarks/vision.py [--frames 40] [--threads N] [--spin] [--json]
+Usage: python benchmarks/vision.py [--frames 40] [--threads N] [--models DIR] [--spin] [--json]
 (--spin also times onnxruntime's spinning thread pools against the default still ones: three
 rounds of one child process each way, in turn, so neither pool set steals the other's cores.)
 """
@@ -44,6 +44,7 @@ def main() -> None:
         "--spin", action="store_true", help="also compare spinning thread pools (child runs)"
     )
     ap.add_argument("--pools", choices=("still", "spin"), default="still", help=argparse.SUPPRESS)
+    ap.add_argument("--models", type=Path, default=None, help="model folder (default: models/)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
 
@@ -66,7 +67,9 @@ def main() -> None:
     rng = np.random.default_rng(11)
     deck = Deck.load("bellot-lgpl21")
     frames = [table_scene(rng, deck, (1280, 720))[0] for _ in range(min(a.frames, 12))]
-    rec = Recognizer(det_size=a.det_size, threads=a.threads or None, spin=a.pools == "spin")
+    rec = Recognizer(
+        a.models, det_size=a.det_size, threads=a.threads or None, spin=a.pools == "spin"
+    )
     for f in frames[:3]:
         rec.recognize(f)  # warm-up
     times = []
@@ -76,7 +79,7 @@ def main() -> None:
         rec.recognize(f)
         times.append((time.perf_counter() - t) * 1000)
     times.sort()
-    models = sum(p.stat().st_size for p in (REPO / "models").glob("*.onnx"))
+    models = sum(p.stat().st_size for p in (a.models or REPO / "models").glob("*.onnx"))
     runtime = {n: dist_size(n) for n in ("onnxruntime", "opencv-python-headless", "numpy")}
     figures = {
         "frame": "1280x720",
@@ -98,6 +101,7 @@ def main() -> None:
             for pools in medians:
                 cmd = [sys.executable, __file__, "--frames", str(a.frames), "--json"]
                 cmd += ["--pools", pools] + (["--det-size", str(a.det_size)] if a.det_size else [])
+                cmd += ["--models", str(a.models)] if a.models else []
                 child = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=True)
                 medians[pools].append(json.loads(child.stdout)["median_ms"])
         figures["still_pools_median_ms"] = medians["still"]

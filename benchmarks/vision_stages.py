@@ -3,7 +3,7 @@
 Each labelled card is counted once: `ok` (an index of it found and the card reported), `no_index`
 (no detected index overlaps any of its labelled index boxes, IoU > 0.3), `misnamed` (indices
 found, none named right), `lost_later` (named right, lost in grouping, the one-deck step or the
-thresholds). Usage: python benchmarks/vision_stages.py DATASET [--models DIR] [--limit N]
+thresholds). Usage: python benchmarks/vision_stages.py DATASET [--models DIR] [--limit N] [--still]
 """
 
 from __future__ import annotations
@@ -27,9 +27,10 @@ def main() -> None:
     ap.add_argument("dataset", type=Path, help="images/ + labels/ + classes.txt")
     ap.add_argument("--models", type=Path, default=None)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--still", action="store_true", help="single-photo reads (as `eval`)")
     a = ap.parse_args()
     names = (a.dataset / "classes.txt").read_text().split()
-    rec = Recognizer(a.models)
+    rec = Recognizer(a.models, still=a.still)
     counts: Counter = Counter()
     images = sorted((a.dataset / "images").glob("*"))
     for path in images[: a.limit or None]:

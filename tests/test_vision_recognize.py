@@ -197,3 +197,18 @@ def test_int8_classifier_reads_alike_on_this_cpu(rec):
     agree = float((fused.argmax(1) == exact.argmax(1)).mean())
     assert agree >= 0.98, f"fused int8 kernels agree with exact arithmetic on {agree:.1%}"
     assert float(np.abs(fused - exact).max()) < 0.05
+
+
+def test_a_model_folder_of_the_old_crop_turn_is_refused_by_name(tmp_path):
+    """A classifier trained on ink-turned crops (before squared-up crops) would read every crop
+    wrong: loading it is a clear error naming the file, not silent misreads."""
+    from vision.recognizer import ModelMissingError
+
+    for f in MODELS.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    meta = json.loads((tmp_path / "recognizer.json").read_text())
+    del meta["orient"]
+    meta["upright"] = True
+    (tmp_path / "recognizer.json").write_text(json.dumps(meta))
+    with pytest.raises(ModelMissingError, match=r"recognizer\.json.*basra-table train"):
+        Recognizer(tmp_path)

@@ -11,12 +11,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import CROP_PX, index_crop, upright
+from vision.crops import CROP_PX, index_crop, square_up
 from vision.deck import CODES, Deck
 
 
 def art_crop(rng: np.random.Generator, deck: Deck, code: str, out: int = CROP_PX) -> np.ndarray:
-    """One runtime-like crop of a corner index of `code` (BGR, out x out, turned upright)."""
+    """One runtime-like crop of a corner index of `code` (BGR, out x out, squared up)."""
     face = deck.faces[code]
     art = face.image
     h, w = art.shape[:2]
@@ -54,7 +54,7 @@ def art_crop(rng: np.random.Generator, deck: Deck, code: str, out: int = CROP_PX
     x2, y2 = q.max(axis=0)
     bw, bh = x2 - x1, y2 - y1
     j = rng.normal(0, 0.06, 4) * np.array([bw, bh, bw, bh])  # detector-like box noise
-    return upright(index_crop(img, (x1 + j[0], y1 + j[1], x2 + j[2], y2 + j[3]), out))
+    return square_up(index_crop(img, (x1 + j[0], y1 + j[1], x2 + j[2], y2 + j[3]), out))
 
 
 def write_art_crops(root: Path, decks: list[str], per_class: int, seed: int) -> int:

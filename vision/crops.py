@@ -28,52 +28,6 @@ def index_crop(
     return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
-_MEAN3 = np.full((1, 3), 1 / 3, np.float32)
-_SUM3 = np.ones((1, 3), np.float32)
-
-
-@lru_cache(maxsize=8)
-def _centre_disc(size: int) -> np.ndarray:
-    """1 inside the disc of radius 0.45 x size about the crop's centre, 0 outside."""
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
-    c = (size - 1) / 2
-    return (np.hypot(xx - c, yy - c) < 0.45 * size).astype(np.float32)
-
-
-def upright(crop: np.ndarray) -> np.ndarray:
-    """Turn a square index crop so that the index's long axis (rank above suit) is vertical.
-
-    The angle comes from the second moments of the ink (pixels far from the paper's colour)
-    near the centre; what is left is at most a half turn, which the classifier learns.
-    (OpenCV does the per-pixel work: 0.2 ms a crop, a quarter of numpy's time.)
-    """
-    size = crop.shape[0]
-    f = crop.astype(np.float32)
-    gray = cv2.transform(f, _MEAN3)
-    flat = gray.ravel()
-    pos = 0.85 * (flat.size - 1)  # the 85th percentile, interpolated as numpy's
-    lo = int(pos)
-    part = np.partition(flat, (lo, lo + 1))
-    paper = part[lo] + (pos - lo) * (part[lo + 1] - part[lo])
-    mask = (gray >= paper).astype(np.uint8)
-    ref = np.float32(cv2.mean(f, mask)[:3])
-    d = f - ref
-    ink = (cv2.transform(d * d, _SUM3) > 70.0**2).astype(np.float32)
-    mo = cv2.moments(ink * _centre_disc(size))
-    m = mo["m00"]
-    if m < 0.02 * size * size:
-        return crop
-    mu20, mu02, mu11 = mo["mu20"] / m, mo["mu02"] / m, mo["mu11"] / m
-    if abs(mu20 - mu02) < 1e-3 and abs(mu11) < 1e-3:
-        return crop
-    c = (size - 1) / 2
-    theta = 0.5 * np.degrees(np.arctan2(2 * mu11, mu20 - mu02))  # major axis, from +x
-    rot = cv2.getRotationMatrix2D((c, c), theta - 90.0, 1.0)
-    return cv2.warpAffine(
-        crop, rot, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
 @lru_cache(maxsize=8)
 def _centre_weight(size: int) -> np.ndarray:
     """A Gaussian about the crop's centre (sigma 0.35 x size): the index counts, the rim less."""

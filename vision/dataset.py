@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import index_crop, upright
+from vision.crops import index_crop, square_up
 from vision.deck import CODES, Deck
 from vision.layout import random_layout, table_layout
 from vision.scene import Camera, CardLabel, Light, Occluder, TableBackground, quad_box, render
@@ -138,7 +138,7 @@ def _save_crop(folder: Path, img, box, rng, stem: str) -> int:
     x1, y1, x2, y2 = box
     bw, bh = x2 - x1, y2 - y1
     j = rng.normal(0, 0.06, 4) * np.array([bw, bh, bw, bh])  # detector-like box noise
-    crop = upright(index_crop(img, (x1 + j[0], y1 + j[1], x2 + j[2], y2 + j[3])))
+    crop = square_up(index_crop(img, (x1 + j[0], y1 + j[1], x2 + j[2], y2 + j[3])))
     n = len(list(folder.glob(f"{stem}_*.jpg")))
     cv2.imwrite(str(folder / f"{stem}_{n}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return 1

@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import index_crop, upright
+from vision.crops import index_crop, square_up
 from vision.evaluate import normalise_label
 
 REAL_DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "real" / "ammememe"
@@ -77,7 +77,7 @@ def write_real_crops(src: Path, crops: Path, per_box: int = 4, seed: int = 0) ->
                 for k in range(per_box):
                     j = rng.normal(0, 0.06, 4) * np.array([bw, bh, bw, bh])
                     box = (x1 * w + j[0], y1 * h + j[1], x2 * w + j[2], y2 * h + j[3])
-                    crop = upright(index_crop(img, box))
+                    crop = square_up(index_crop(img, box))
                     name = folder / f"r_{part}_{path.stem}_{b}_{k}.jpg"
                     cv2.imwrite(str(name), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
                     n += 1

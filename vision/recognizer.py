@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import CROP_PX, index_crop, square_up, upright
+from vision.crops import CROP_PX, index_crop, square_up
 from vision.outline import card_outline
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -78,12 +78,11 @@ class Recognizer:
     `still` reads single photographs (the `recognize` and `eval` commands) with the settings of
     `recognizer.json`'s "still" section (`STILL`): the scale fitted so that a card is 130 px
     long, not 100, two sure disagreeing reads in one card box taken for two cards, and a card
-    seen without an index looked at again larger, and each index read three times: as cut and
-    turned 35 degrees either way (`turn_reads`). Photo sets read better so, but the table
-    controller, tuned to the video reads, referees whole matches worse with the first two, and
-    the third would add a full-size detector pass to a fifth of table video frames (a
-    face-down pile shows no index) for no measured gain there; the turned reads triple the
-    classifier's work (models/README.md).
+    seen without an index looked at again larger, and every index read all four quarter turns
+    round (video: only the unsure ones). Photo sets read better so, but the table controller,
+    tuned to the video reads, referees whole matches worse with the first two, and the third
+    would add a full-size detector pass to a fifth of table video frames (a face-down pile
+    shows no index) for no measured gain there (models/README.md).
     `spin` keeps onnxruntime's thread pools spinning between runs (off by default: the two
     models take turns on the same cores; `BASRA_VISION_SPIN=1` turns it on).
     """
@@ -104,12 +103,7 @@ class Recognizer:
     PAIR_SPLIT_SURE = 1.01  # ... judged only when both reads are this sure (video: never)
     # single photos (`still`): the scale fitted larger, sure disagreeing reads split, bare
     # cards looked at again (video: off)
-    STILL = {
-        "card_px": 130.0,
-        "pair_split_sure": 0.5,
-        "bare_look": 2.0,
-        "turn_reads": [-35.0, 35.0],
-    }
+    STILL = {"card_px": 130.0, "pair_split_sure": 0.5, "bare_look": 2.0, "half_turn_below": 1.01}
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
 
     def __init__(
@@ -133,20 +127,20 @@ class Recognizer:
         self.meta = meta
         self.names: list[str] = meta["cls_names"]
         self.cls_size = int(meta["cls_size"])
-        self.upright = bool(meta.get("upright", False))
-        # "edges": crops squared up to their card's sides and read all four quarter turns
-        # (`vision.crops.square_up`); "ink": turned by the ink's long axis, read one way
-        # and, when unsure, half a turn round (the classifiers of 2026-12-01 and before)
-        self.orient = str(meta.get("orient", "ink" if self.upright else "none"))
+        # the classifier reads crops squared up to their card's sides (`vision.crops.square_up`)
+        if meta.get("orient") != "edges":
+            raise ModelMissingError(
+                f"{meta_path}: its classifier reads crops turned by their ink (before 2026-12-02),"
+                " which this version no longer cuts; train a new one with `basra-table train`"
+            )
         self.det_size = int(det_size) if det_size else None
         self.card_px = float(meta.get("card_px", self.CARD_PX))
         # the fitted pass reads only the region around the cards the coarse pass saw
         self.roi = os.environ.get("BASRA_VISION_ROI", "1") != "0"
-        # the upright crop leaves a half-turn ambiguity the classifier learnt; reading both
-        # ways and averaging is a cheap, measured gain (models/README.md)
+        # a squared-up crop leaves a quarter-turn ambiguity the classifier learnt; reading all
+        # four ways and averaging is a measured gain (models/README.md) ...
         self.half_turn = bool(meta.get("half_turn", True))
-        # ... but only where the first read is unsure: a read already this sure is not
-        # changed by the second (rendered held-out F1 0.8134 vs 0.8122 reading all twice)
+        # ... made on video only where the first read is unsure (half the classifier's work)
         self.half_turn_below = float(meta.get("half_turn_below", self.HALF_TURN_BELOW))
         # a read with no detected card around its index is more often something else (a wall,
         # a face, a shirt in a webcam frame): it must be surer (models/README.md)
@@ -154,7 +148,6 @@ class Recognizer:
         self.pair_min_joint = float(meta.get("pair_min_joint", self.PAIR_MIN_JOINT))
         self.bare_look = float(meta.get("bare_look", self.BARE_LOOK))
         self.pair_split_sure = float(meta.get("pair_split_sure", self.PAIR_SPLIT_SURE))
-        self.turn_reads = tuple(float(a) for a in meta.get("turn_reads", ()))
         self.index_conf = float(meta.get("index_conf", 0.25))
         self.card_conf = float(meta.get("card_conf", 0.3))
         self.min_confidence = float(
@@ -203,21 +196,12 @@ class Recognizer:
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
-            # each index read as cut and, where `turn_reads` names angles, turned by them too;
-            # the reads are averaged
-            views = [crops] + [_turned(crops, a) for a in self.turn_reads]
-            probs = np.mean([self._classify(v) for v in views], axis=0)
-            if self.half_turn:  # an unsure first read: read the other ways round too, average
+            probs = self._classify(crops)
+            if self.half_turn:  # an unsure first read: read the other three quarter turns too
                 unsure = probs.max(axis=1) < self.half_turn_below
                 if unsure.any():
-                    # a squared-up crop may lie any quarter turn round, an inked-upright one
-                    # only half a turn
-                    turns = (1, 2, 3) if self.orient == "edges" else (2,)
-                    more = [
-                        np.mean([self._classify(_quarter(v[unsure], k)) for v in views], axis=0)
-                        for k in turns
-                    ]
-                    probs[unsure] = (probs[unsure] + sum(more)) / (1 + len(turns))
+                    more = sum(self._classify(_quarter(crops[unsure], k)) for k in (1, 2, 3))
+                    probs[unsure] = (probs[unsure] + more) / 4
             for b, c, p in zip(idx_boxes, idx_conf, probs, strict=True):
                 k = int(np.argmax(p))
                 hits.append(IndexHit(list(map(float, b)), float(c), self.names[k], float(p[k]), p))
@@ -339,17 +323,13 @@ class Recognizer:
 
     # -- internals -----------------------------------------------------------------------------
     def _classify(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities of upright BGR crops (N, size, size, 3)."""
+        """Class probabilities of squared-up BGR crops (N, size, size, 3)."""
         x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         return self.cls.run(None, {self._cls_in: np.ascontiguousarray(x)})[0].copy()
 
     def _crop(self, frame: np.ndarray, box) -> np.ndarray:
-        """The classifier's view of one index: square cut, turned upright, resized."""
-        crop = index_crop(frame, box, CROP_PX)
-        if self.orient == "edges":
-            crop = square_up(crop)
-        elif self.orient == "ink":
-            crop = upright(crop)
+        """The classifier's view of one index: square cut, squared up, resized."""
+        crop = square_up(index_crop(frame, box, CROP_PX))
         if crop.shape[0] != self.cls_size:
             crop = cv2.resize(crop, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
         return crop
@@ -527,18 +507,6 @@ def _pair_up(hits: list[IndexHit], can_pair) -> list[list[IndexHit]]:
 def _quarter(crops: np.ndarray, k: int) -> np.ndarray:
     """Square crops (N, s, s, 3) turned k quarter turns."""
     return np.ascontiguousarray(np.rot90(crops, k, (1, 2)))
-
-
-def _turned(crops: np.ndarray, degrees: float) -> np.ndarray:
-    """Square crops (N, s, s, 3) turned by `degrees` about their centres, edges replicated."""
-    s = crops.shape[1]
-    m = cv2.getRotationMatrix2D(((s - 1) / 2, (s - 1) / 2), degrees, 1.0)
-    return np.stack(
-        [
-            cv2.warpAffine(c, m, (s, s), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            for c in crops
-        ]
-    )
 
 
 def _centres_inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:

@@ -48,6 +48,7 @@ class TrainConfig:
     cls_batch: int = 64
     cls_hours: float | None = None  # a time budget overrides cls_epochs
     cls_lr: float = 0.003
+    cls_ema: float | None = 0.999  # exported weights: a moving average over steps
     train_decks: tuple[str, ...] = TRAIN_DECKS
     val_deck: str = HOLDOUT_DECK
     threads: int = 2
@@ -163,7 +164,7 @@ def _fill_missing_classes(crops: Path) -> None:
     import cv2
     import numpy as np
 
-    from vision.crops import index_crop, upright
+    from vision.crops import index_crop, square_up
     from vision.deck import Deck
 
     for split, deck in (("train", TRAIN_DECKS[0]), ("val", HOLDOUT_DECK)):
@@ -176,7 +177,7 @@ def _fill_missing_classes(crops: Path) -> None:
             rgba = face.image
             a = rgba[:, :, 3:4].astype(np.float32) / 255
             img = (rgba[:, :, :3] * a + 128 * (1 - a)).astype(np.uint8)
-            cv2.imwrite(str(folder / "art.jpg"), upright(index_crop(img, face.indices[0])))
+            cv2.imwrite(str(folder / "art.jpg"), square_up(index_crop(img, face.indices[0])))
 
 
 def train_detector(cfg: TrainConfig) -> Path:
@@ -231,6 +232,8 @@ def train_classifier(cfg: TrainConfig, log) -> dict:
         lr=cfg.cls_lr,
         seed=cfg.seed,
         log=log,
+        ema=cfg.cls_ema,
+        quarter_turns=True,  # squared-up crops lie any quarter turn round
     )
 
 
@@ -256,7 +259,7 @@ def export(cfg: TrainConfig) -> dict:
         "det_names": ["index", "card"],
         "cls_names": list(CODES),
         "cls_size": cfg.cls_size,
-        "upright": True,
+        "orient": "edges",
         "det_train_size": cfg.det_size,
         "index_conf": 0.25,
         "card_conf": 0.3,
