@@ -36,6 +36,9 @@ def _centre_weight(size: int) -> np.ndarray:
     return np.exp(-((xx - c) ** 2 + (yy - c) ** 2) / (2 * (0.35 * size) ** 2)).astype(np.float32)
 
 
+_KERNEL = np.exp(-(np.arange(-10, 11) ** 2) / (2 * 3.0**2))  # 3 degrees, in 1-degree bins
+
+
 def edge_angle(crop: np.ndarray) -> float:
     """The turn (degrees, -45..45) that sets the crop's edges along the axes.
 
@@ -59,9 +62,6 @@ def edge_angle(crop: np.ndarray) -> float:
     curve = left - 2 * mid + right
     peak = (i + 0.5 + (0.5 * (left - right) / curve if curve else 0.0)) % 90
     return float(peak if peak < 45 else peak - 90)
-
-
-_KERNEL = np.exp(-(np.arange(-10, 11) ** 2) / (2 * 3.0**2))
 
 
 def square_up(crop: np.ndarray) -> np.ndarray:

@@ -102,7 +102,7 @@ class Recognizer:
     PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
     PAIR_SPLIT_SURE = 1.01  # ... judged only when both reads are this sure (video: never)
     # single photos (`still`): the scale fitted larger, sure disagreeing reads split, bare
-    # cards looked at again (video: off)
+    # cards looked at again (video: off), every index read four ways (video: the unsure)
     STILL = {"card_px": 130.0, "pair_split_sure": 0.5, "bare_look": 2.0, "half_turn_below": 1.01}
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
 
@@ -130,8 +130,9 @@ class Recognizer:
         # the classifier reads crops squared up to their card's sides (`vision.crops.square_up`)
         if meta.get("orient") != "edges":
             raise ModelMissingError(
-                f"{meta_path}: its classifier reads crops turned by their ink (before 2026-12-02),"
-                " which this version no longer cuts; train a new one with `basra-table train`"
+                f'{meta_path}: the classifier is not marked "orient": "edges" (one trained on'
+                " ink-turned crops, before 2026-12-02, misreads squared-up ones); train a new"
+                " one with `basra-table train`"
             )
         self.det_size = int(det_size) if det_size else None
         self.card_px = float(meta.get("card_px", self.CARD_PX))
@@ -140,7 +141,7 @@ class Recognizer:
         # a squared-up crop leaves a quarter-turn ambiguity the classifier learnt; reading all
         # four ways and averaging is a measured gain (models/README.md) ...
         self.half_turn = bool(meta.get("half_turn", True))
-        # ... made on video only where the first read is unsure (half the classifier's work)
+        # ... made on video only where the first read is unsure
         self.half_turn_below = float(meta.get("half_turn_below", self.HALF_TURN_BELOW))
         # a read with no detected card around its index is more often something else (a wall,
         # a face, a shirt in a webcam frame): it must be surer (models/README.md)
