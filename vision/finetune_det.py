@@ -24,11 +24,9 @@ def make_data(root: Path, frames: int, real: Path | None) -> Path:
     write_detection_set(root, "train", list(TRAIN_DECKS), frames, (320, 320), 77, synth_share=0.6)
     yaml = write_data_yaml(root, DET_NAMES)
     if real is not None and (real / "classes.txt").exists():
-        from vision.realdata import write_real_detection_set
+        from vision.realdata import join_detection_set
 
-        write_real_detection_set(real, root)
-        text = yaml.read_text().replace("train: images/train", "train: [images/train, images/real]")
-        yaml.write_text(text)
+        join_detection_set(real, root)
     return yaml
 
 

@@ -60,6 +60,17 @@ def write_real_detection_set(src: Path, root: Path, split: str = "real", copies:
     return n
 
 
+def join_detection_set(src: Path, root: Path) -> int:
+    """The training photos written beside a rendered detector set (`write_real_detection_set`)
+    and added to the training images its root/data.yaml names; the photos written."""
+    n = write_real_detection_set(src, root)
+    yaml = root / "data.yaml"
+    yaml.write_text(
+        yaml.read_text().replace("train: images/train", "train: [images/train, images/real]")
+    )
+    return n
+
+
 def write_real_crops(src: Path, crops: Path, per_box: int = 4, seed: int = 0) -> int:
     """crops/<CODE>/r_*.jpg: each labelled index cut `per_box` times with detector-like jitter."""
     rng = np.random.default_rng(seed)

@@ -93,7 +93,7 @@ class Recognizer:
     BARE_LOOK = 1.0  # a card seen with no index in it: the frame read again this much larger
     CARD_PX = 100.0  # video: the table controller's tracker is tuned to these reads
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
-    HALF_TURN_BELOW = 0.7  # a first read less sure than this is read half a turn round too
+    HALF_TURN_BELOW = 0.7  # a first read less sure than this is read the other 3 quarter turns
     LONE_MIN_CONFIDENCE = 0.15  # the least confidence of a read with no card box around it
     RUNNER_UP_SHARE = 0.08  # a duplicate read is renamed only to a runner-up at least this likely
     MAX_INDEX_TO_CARD = 0.7  # an "index" longer than this share of the largest card is not one

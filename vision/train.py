@@ -143,15 +143,11 @@ def make_data(cfg: TrainConfig, progress) -> dict:
     write_data_yaml(det, DET_NAMES)
     real = cfg.real_dir
     if real is not None and (real / "classes.txt").exists():
-        from vision.realdata import write_real_crops, write_real_detection_set
+        from vision.realdata import join_detection_set, write_real_crops
 
         task = progress.add_task("real photos", total=1)
-        summary["det_real"] = write_real_detection_set(real, det)
+        summary["det_real"] = join_detection_set(real, det)
         summary["cls_real"] = write_real_crops(real, crops / "train", seed=cfg.seed + 6)
-        yaml = det / "data.yaml"
-        yaml.write_text(
-            yaml.read_text().replace("train: images/train", "train: [images/train, images/real]")
-        )
         progress.update(task, completed=1)
     else:
         summary["real"] = f"no labelled real photos at {real}: rendered data only"

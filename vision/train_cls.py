@@ -256,9 +256,8 @@ def accuracy(
     hits = 0
     for k in range(0, len(y), 512):
         xb = x[k : k + 512]
-        probs = model(xb)
-        if quarter_turns:
-            probs = sum(model(torch.rot90(xb, t, (2, 3))) for t in range(4))
+        turns = range(4) if quarter_turns else range(1)
+        probs = sum(model(torch.rot90(xb, t, (2, 3))) for t in turns)
         hits += int((probs.argmax(1) == y[k : k + 512]).sum())
     return round(hits / max(1, len(y)), 4)
 
