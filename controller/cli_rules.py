@@ -91,20 +91,15 @@ def _history(path: Path | None) -> tuple:
 
     if path is None:
         return ()
-    try:
-        obj = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UserError(f"--history: cannot read {path}: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise UserError(
-            f"--history: {path} is not valid JSON ({exc.msg}, line {exc.lineno})"
-        ) from None
+    obj = _read_json(path, "--history: ")
     if not isinstance(obj, list):
         raise UserError('--history: expected a JSON list of {"floor": …, "play": …}')
     out = []
     for i, item in enumerate(obj):
         if not isinstance(item, dict) or "floor" not in item or "play" not in item:
             raise UserError(f'--history[{i}]: expected an object with "floor" and "play"')
+        if not isinstance(item["floor"], str | list):
+            raise UserError(f'--history[{i}].floor: expected card codes ("9C 5H" or a list)')
         try:
             floor = parse_cards(item["floor"], "floor")
             play = parse_card(item["play"])
@@ -114,6 +109,23 @@ def _history(path: Path | None) -> tuple:
             raise UserError(f"--history[{i}]: the played card {play} is already on the floor")
         out.append(Play(floor, play))
     return tuple(out)
+
+
+def _read_json(path: Path, prefix: str) -> Any:
+    """A JSON file's value; a missing, unreadable, non-UTF-8 or malformed file is a UserError
+    starting with `prefix` (a UTF-8 byte-order mark is allowed)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise UserError(f"{prefix}cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{prefix}{path} is not valid JSON (not UTF-8 text)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(
+            f"{prefix}{path} is not valid JSON ({exc.msg}, line {exc.lineno})"
+        ) from None
 
 
 def _print_json(obj: Any) -> None:
@@ -210,14 +222,13 @@ def score_cmd(
     """Replay a game record and print per-round and total scores."""
     from engine.record import RecordError, load_record, replay, score_match
 
+    obj = _read_json(record, "")
+    if not isinstance(obj, dict):  # a JSON string would be taken for a path by load_record
+        raise UserError(f"{record}: a game record is a JSON object")
     try:
-        text = Path(record).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot read {record}: {exc.strerror or exc}") from None
-    try:
-        rec = load_record(text if text.lstrip().startswith("{") else json.loads(text))
+        rec = load_record(obj)
         m = replay(rec)
-    except (RecordError, json.JSONDecodeError) as exc:
+    except RecordError as exc:
         raise UserError(f"{record}: {exc}") from None
     result = score_match(m)
     if as_json:

@@ -219,6 +219,50 @@ def test_score_bad_record_names_the_play(capsys, tmp_path):
     assert code == 2 and "cannot read" in err
 
 
+def test_score_unreadable_files_are_bad_input_not_internal_errors(capsys, tmp_path):
+    # DESIGN.md "Stable command-line contract": bad input exits 2 with one line naming it.
+    binary = tmp_path / "photo.json"
+    binary.write_bytes(b"\xff\xd8\xff\xe0 not text")
+    code, out, err = cli(capsys, "score", str(binary), "--json")
+    assert (code, out) == (2, "")
+    assert err == f"error: {binary} is not valid JSON (not UTF-8 text)\n"
+    # A record is a JSON object: a JSON string is not a path to read another file from.
+    real = tmp_path / "real.json"
+    real.write_text(json.dumps(random_match("classic", 2, seed=4, dealer=1)))
+    pointer = tmp_path / "pointer.json"
+    pointer.write_text(json.dumps(str(real)))
+    code, out, err = cli(capsys, "score", str(pointer), "--json")
+    assert (code, out) == (2, "")
+    assert err == f"error: {pointer}: a game record is a JSON object\n"
+    # A UTF-8 byte-order mark (Windows editors) is still a valid record.
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + real.read_bytes())
+    code, out, _ = cli(capsys, "score", str(bom), "--json")
+    assert code == 0 and json.loads(out)["finished"] is True
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (
+            b'[{"floor": 3, "play": "4H"}]',
+            '--history[0].floor: expected card codes ("9C 5H" or a list)',
+        ),
+        (b"\x7fELF\x02\x01\x01\xd0\xff", "is not valid JSON (not UTF-8 text)"),
+    ],
+)
+def test_history_bad_contents_exit_2_with_one_line(capsys, tmp_path, content, message):
+    # DESIGN.md `rules plans --history FILE`: a JSON list of {"floor": "…", "play": "…"}.
+    path = tmp_path / "h.json"
+    path.write_bytes(content)
+    code, out, err = cli(
+        capsys, "rules", "plans", "--variant", "lebanese", "--floor", "3C 4H", "--play", "7S",
+        "--history", str(path), "--json",
+    )  # fmt: skip
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("error: --history") and message in err
+
+
 def _read_until(proc, marker, limit=200_000):
     buf = b""
     while marker not in buf:
