@@ -69,11 +69,11 @@ def run_cmd(
     geometry = TableGeometry.load(table, players) if table else TableGeometry.default(players)
     frames = _open_source(source, variant, players, dealer, seed, rounds)
     recognizer = _recognizer()
-    store, info = _open_store(db, resume, variant, players, dealer, table_id)
+    bridge = _bridge(serial)  # before the store: a bad --serial must not leave a match behind
+    store = None
     printer = _print_event if events_out else None
-    bridge = None
     try:
-        bridge = _bridge(serial)
+        store, info = _open_store(db, resume, variant, players, dealer, table_id)
         if store is None:
             tab = Table(
                 variant, players, dealer, geometry=geometry, recognizer=recognizer,

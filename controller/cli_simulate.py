@@ -75,6 +75,8 @@ def _selfplay(variant: str, players: int, games: int, seed: int, json_out: bool)
 
     if games < 0:
         raise UserError(f"--games must be 0 or more, not {games}")
+    if seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {seed}")
     try:
         result = selfplay(variant, players, games, seed)
     except (RulesError, ValueError) as exc:

@@ -136,6 +136,8 @@ def play_match(
         raise UserError(f"--rounds must be at least 1, not {rounds}")
     if fouls < 0:
         raise UserError(f"--fouls must be 0 or more, not {fouls}")
+    if seed < 0:
+        raise UserError(f"--seed must be 0 or more, not {seed}")
     rng = np.random.default_rng(seed)
     first = int(rng.integers(players))  # R1.5: the first dealer is chosen at random
     if dealer is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import importlib
 import logging
 import os
 import random
@@ -52,6 +53,20 @@ class _Announce:
     expires: float
 
 
+def _check_url_scheme(url: str) -> None:
+    """ValueError unless pyserial has a handler for the URL's scheme (socket://, loop:// …)."""
+    scheme = url.split("://", 1)[0].lower()
+    for package in serial.protocol_handler_packages:
+        try:
+            importlib.import_module(f".protocol_{scheme}", package)
+        except ImportError:
+            continue
+        return
+    raise ValueError(
+        f"unknown URL scheme {scheme}:// (use a device path, socket://, loop://, sim:// or text://)"
+    )
+
+
 class ScoreboardBridge:
     """Drives one scoreboard. `port` is a pyserial URL or device path, a glob such as
     `/dev/ttyUSB*`, `sim://` (starts the emulator and owns it), `text://` (a text board),
@@ -72,6 +87,8 @@ class ScoreboardBridge:
                 raise ValueError("scoreboard port is empty")
             if port.startswith("text://"):
                 TextBoard(port).close()  # ValueError now, not in the worker
+            elif "://" in port and not port.startswith("sim://"):
+                _check_url_scheme(port)  # a typo'd scheme would retry in the worker forever
         elif not callable(port):
             raise TypeError(f"port must be a string or a callable, not {type(port).__name__}")
         self.port = port

@@ -71,6 +71,45 @@ def test_run_rejects_bad_input_with_one_line(tmp_path, capsys):
     assert code == 2 and "--resume needs --db" in err
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "--games", "1", "--seed", "-1", "--json"),
+        ("simulate", "--out", "{tmp}/g.mp4", "--seed", "-1", "--json"),
+        ("run", "--source", "sim", "--seed", "-1", "--json"),
+    ],
+)
+def test_a_negative_seed_is_bad_input_naming_seed(tmp_path, capsys, args):
+    # DESIGN.md "Stable command-line contract": exit 2, one line naming what was wrong.
+    code, out, err = call(capsys, *(a.format(tmp=tmp_path) for a in args))
+    assert (code, out) == (2, "")
+    assert err == "error: --seed must be 0 or more, not -1\n"
+    assert not (tmp_path / "g.mp4").exists()
+
+
+def test_run_with_a_bad_serial_leaves_no_database_behind(tmp_path, capsys):
+    # Bad input changes nothing: --serial is checked before the venue database is written.
+    import cv2
+    import numpy as np
+
+    clip = tmp_path / "clip.mp4"
+    writer = cv2.VideoWriter(str(clip), cv2.VideoWriter_fourcc(*"mp4v"), 15, (160, 120))
+    for _ in range(3):
+        writer.write(np.full((120, 160, 3), 60, np.uint8))
+    writer.release()
+    db = tmp_path / "venue.db"
+    for serial, message in (
+        ("bogus://x", "--serial bogus://x: unknown URL scheme bogus://"),
+        ("text://nowhere", "--serial text://nowhere: text:// takes stdout, stderr or nothing"),
+    ):
+        code, out, err = call(
+            capsys, "run", "--source", str(clip), "--db", str(db), "--serial", serial, "--json"
+        )
+        assert (code, out) == (2, "")
+        assert err.count("\n") == 1 and err.startswith("error: " + message), err
+        assert not db.exists()
+
+
 def test_simulate_rejects_bad_input_and_selfplay_shape(tmp_path, capsys):
     code, _out, err = call(capsys, "simulate", "--out", str(tmp_path / "g.txt"))
     assert code == 2 and "ending in .mp4" in err

@@ -80,6 +80,10 @@ def test_show_on_the_text_board(capsys):
         (("ping", "--port", "text://", "--count", "0"), "--count must be 1..10000"),
         (("ping", "--port", "/dev/ttyNOPE0", "--timeout", "0.3"), "no device at /dev/ttyNOPE0"),
         (("ping", "--port", "text://nowhere"), "text:// takes stdout, stderr or nothing"),
+        (
+            ("show", "--port", "bogus://x", "5", "7"),
+            "--port bogus://x: unknown URL scheme bogus://",
+        ),
         pytest.param(("show", "5", "7"), "--port"),
     ],
 )
