@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -140,6 +141,10 @@ def _open_source(
 ) -> Iterator[tuple[float, Any]]:
     import cv2
 
+    # OpenCV and its FFmpeg backend write warnings straight to stderr (a missing camera, a file
+    # that is no video); the one-line error below says it instead.
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # read when the backend first loads
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     if source == "sim":
         from controller.simulator import simulate
 

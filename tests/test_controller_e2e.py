@@ -8,11 +8,17 @@ be flagged (R7) and nothing else. Plus the commands' one-line errors for bad inp
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from controller.cli import run as cli
 from engine.record import score_record
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def call(capsys, *args: str) -> tuple[int, str, str]:
@@ -108,6 +114,20 @@ def test_run_with_a_bad_serial_leaves_no_database_behind(tmp_path, capsys):
         assert (code, out) == (2, "")
         assert err.count("\n") == 1 and err.startswith("error: " + message), err
         assert not db.exists()
+
+
+@pytest.mark.parametrize("source", ["not-a-video.png", "7"])
+def test_run_unreadable_source_is_one_line_on_stderr(tmp_path, source):
+    # DESIGN.md "Stable command-line contract": one line on stderr, no OpenCV/FFmpeg chatter.
+    (tmp_path / "not-a-video.png").write_text("hello")
+    proc = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "run", "--source", source, "--json"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert (proc.returncode, proc.stdout) == (2, "")
+    why = "not a readable video" if source.endswith(".png") else "no camera with that index"
+    assert proc.stderr == f"error: --source {source}: {why}\n"
 
 
 def test_simulate_rejects_bad_input_and_selfplay_shape(tmp_path, capsys):
