@@ -191,12 +191,13 @@ def test_int8_classifier_reads_alike_on_this_cpu(rec):
     size = rec.cls_size
     x = np.stack([cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops])
     x = np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
-    path = MODELS / rec.meta["classifier"]
-    fused = _session(path, True).run(None, {rec._cls_in: x})[0]
-    exact = _session(path, False).run(None, {rec._cls_in: x})[0]
-    agree = float((fused.argmax(1) == exact.argmax(1)).mean())
-    assert agree >= 0.98, f"fused int8 kernels agree with exact arithmetic on {agree:.1%}"
-    assert float(np.abs(fused - exact).max()) < 0.05
+    for name in rec.meta["classifiers"]:  # both shipped int8 classifiers
+        path = MODELS / name
+        fused = _session(path, True).run(None, {rec._cls_in: x})[0]
+        exact = _session(path, False).run(None, {rec._cls_in: x})[0]
+        agree = float((fused.argmax(1) == exact.argmax(1)).mean())
+        assert agree >= 0.98, f"{name}: fused int8 kernels agree with exact on {agree:.1%}"
+        assert float(np.abs(fused - exact).max()) < 0.05
 
 
 def test_a_model_folder_of_the_old_crop_turn_is_refused_by_name(tmp_path):
@@ -212,3 +213,36 @@ def test_a_model_folder_of_the_old_crop_turn_is_refused_by_name(tmp_path):
     (tmp_path / "recognizer.json").write_text(json.dumps(meta))
     with pytest.raises(ModelMissingError, match=r"recognizer\.json.*basra-table train"):
         Recognizer(tmp_path)
+
+
+def test_still_reads_average_two_classifiers_and_video_reads_use_one(rec):
+    """Single photos are read by both shipped classifiers, their probabilities averaged
+    (models/README.md: the second was trained on twice the typefaces); video reads, which the
+    table controller was tuned on, use the first alone."""
+    import onnxruntime as ort
+
+    video = Recognizer()
+    assert len(video.classifiers) == 1 and len(rec.classifiers) == 2
+    names = rec.meta["classifiers"]
+    assert names[0] == video.meta["classifier"] and names[1] != names[0]
+    rng = np.random.default_rng(3)
+    crops = rng.integers(0, 256, (5, rec.cls_size, rec.cls_size, 3), dtype=np.uint8)
+    x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
+    each = []
+    for name in names:
+        s = ort.InferenceSession(str(MODELS / name), providers=["CPUExecutionProvider"])
+        each.append(s.run(None, {s.get_inputs()[0].name: x})[0])
+    assert not np.allclose(each[0], each[1], atol=1e-3)  # two different models
+    np.testing.assert_allclose(rec._classify(crops), (each[0] + each[1]) / 2, atol=1e-5)
+    np.testing.assert_allclose(video._classify(crops), each[0], atol=1e-5)
+
+
+def test_a_model_folder_naming_a_missing_classifier_is_refused_by_name(tmp_path):
+    from vision.recognizer import ModelMissingError
+
+    for f in MODELS.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "card_index_cls_fonts.onnx").unlink()
+    with pytest.raises(ModelMissingError, match=r"card_index_cls_fonts\.onnx"):
+        Recognizer(tmp_path, still=True)
+    assert len(Recognizer(tmp_path).classifiers) == 1  # video reads need only the first

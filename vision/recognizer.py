@@ -79,7 +79,8 @@ class Recognizer:
     `recognizer.json`'s "still" section (`STILL`): the scale fitted so that a card is 130 px
     long, not 100, two sure disagreeing reads in one card box taken for two cards, and a card
     seen without an index looked at again larger, and every index read all four quarter turns
-    round (video: only the unsure ones). Photo sets read better so, but the table controller,
+    round (video: only the unsure ones), by two classifiers averaged (video: the first alone).
+    Photo sets read better so, but the table controller,
     tuned to the video reads, referees whole matches worse with the first two, and the third
     would add a full-size detector pass to a fifth of table video frames (a face-down pile
     shows no index) for no measured gain there (models/README.md).
@@ -172,7 +173,18 @@ class Recognizer:
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
         self.det = ort.InferenceSession(str(folder / meta["detector"]), opts, providers=providers)
-        self.cls = ort.InferenceSession(str(folder / meta["classifier"]), opts, providers=providers)
+        # `classifiers` (the still reads: two classifiers trained on different typeface draws)
+        # average their probabilities; `classifier` alone otherwise (video: one, for speed)
+        names = meta.get("classifiers") or [meta["classifier"]]
+        for name in names:
+            if not (folder / name).is_file():
+                raise ModelMissingError(
+                    f"{meta_path}: names the classifier {name}, not in {folder}"
+                )
+        self.classifiers = [
+            ort.InferenceSession(str(folder / name), opts, providers=providers) for name in names
+        ]
+        self.cls = self.classifiers[0]
         self._det_in = self.det.get_inputs()[0].name
         self._cls_in = self.cls.get_inputs()[0].name
 
@@ -324,9 +336,12 @@ class Recognizer:
 
     # -- internals -----------------------------------------------------------------------------
     def _classify(self, crops: np.ndarray) -> np.ndarray:
-        """Class probabilities of squared-up BGR crops (N, size, size, 3)."""
+        """Class probabilities of squared-up BGR crops (N, size, size, 3), averaged over the
+        classifiers."""
         x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        return self.cls.run(None, {self._cls_in: np.ascontiguousarray(x)})[0].copy()
+        x = np.ascontiguousarray(x)
+        probs = [s.run(None, {s.get_inputs()[0].name: x})[0] for s in self.classifiers]
+        return np.mean(probs, axis=0) if len(probs) > 1 else probs[0].copy()
 
     def _crop(self, frame: np.ndarray, box) -> np.ndarray:
         """The classifier's view of one index: square cut, squared up, resized."""
