@@ -43,21 +43,29 @@ def recognize(
     import cv2
 
     rec = _recognizer(models, det_size, min_confidence)
-    if out is not None:
-        if out.exists() and not out.is_dir():
-            raise UserError(f"--out {out} exists and is not a folder")
-        out.mkdir(parents=True, exist_ok=True)
+    if out is not None and out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a folder")
     results, failed = [], 0
     for path in images:
         img = cv2.imread(str(path)) if path.is_file() else None
         if img is None:
-            why = "no such file" if not path.exists() else "not a readable image"
+            why = (
+                "no such file"
+                if not path.exists()
+                else "a folder, not an image"
+                if path.is_dir()
+                else "not a readable image"
+            )
             print(f"error: cannot read image {path}: {why}", file=sys.stderr)
             failed += 1
             continue
         cards = rec.recognize(img)
         results.append({"image": str(path), "cards": [c.to_dict() for c in cards]})
-        if out is not None:
+        if out is not None:  # the folder is made only when there is something to put in it
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise UserError(f"--out {out}: cannot make the folder ({exc.strerror})") from None
             cv2.imwrite(str(out / f"{path.stem}.annotated.png"), annotate(img, cards))
         if not as_json:
             found = " ".join(f"{c.code}({c.confidence:.2f})" for c in cards) or "no cards"

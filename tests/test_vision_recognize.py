@@ -92,6 +92,14 @@ def test_recognize_json_shape_and_missing_file_named(tmp_path, capsys):
         assert set(card) == {"code", "confidence", "box", "quad"}
         assert len(card["quad"]) == 4 and len(card["box"]) == 4
     assert (tmp_path / "o" / "rendered_bellot_2.annotated.png").exists()
+    # nothing readable: an error line for each, and no --out folder made for nothing
+    code = run(["recognize", str(bad), str(tmp_path), "--out", str(tmp_path / "none")])
+    _, err = capsys.readouterr()
+    assert code == 2 and not (tmp_path / "none").exists()
+    assert err.splitlines() == [
+        f"error: cannot read image {bad}: not a readable image",
+        f"error: cannot read image {tmp_path}: a folder, not an image",
+    ]
 
 
 def test_recognize_plain_output_and_bad_option(capsys):
