@@ -172,21 +172,19 @@ class Recognizer:
         if not spin:
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
-        self.det = ort.InferenceSession(str(folder / meta["detector"]), opts, providers=providers)
         # `classifiers` (the still reads: two classifiers trained on different typeface draws)
         # average their probabilities; `classifier` alone otherwise (video: one, for speed)
         names = meta.get("classifiers") or [meta["classifier"]]
-        for name in names:
+        for name in [meta["detector"], *names]:
             if not (folder / name).is_file():
-                raise ModelMissingError(
-                    f"{meta_path}: names the classifier {name}, not in {folder}"
-                )
+                raise ModelMissingError(f"{meta_path}: names the model {name}, not in {folder}")
+        self.det = ort.InferenceSession(str(folder / meta["detector"]), opts, providers=providers)
         self.classifiers = [
             ort.InferenceSession(str(folder / name), opts, providers=providers) for name in names
         ]
         self.cls = self.classifiers[0]
         self._det_in = self.det.get_inputs()[0].name
-        self._cls_in = self.cls.get_inputs()[0].name
+        self._cls_inputs = [s.get_inputs()[0].name for s in self.classifiers]
 
     # -- public -------------------------------------------------------------------------------
     def observe(self, frame_bgr: np.ndarray, t: float = 0.0) -> Observation:
@@ -340,8 +338,8 @@ class Recognizer:
         classifiers."""
         x = crops[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         x = np.ascontiguousarray(x)
-        probs = [s.run(None, {s.get_inputs()[0].name: x})[0] for s in self.classifiers]
-        return np.mean(probs, axis=0) if len(probs) > 1 else probs[0].copy()
+        runs = zip(self.classifiers, self._cls_inputs, strict=True)
+        return np.mean([s.run(None, {name: x})[0] for s, name in runs], axis=0)
 
     def _crop(self, frame: np.ndarray, box) -> np.ndarray:
         """The classifier's view of one index: square cut, squared up, resized."""
