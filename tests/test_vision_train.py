@@ -168,3 +168,50 @@ def test_the_shipped_models_recover_to_weights_that_train_on(tmp_path):
     assert got["cls_batch_stats_diff"] < 1e-3
     assert got["det_box_diff"] < 0.05 and got["det_score_diff"] < 1e-3  # px, probability
     assert got["det_batch_stats_score_diff"] < 1e-3
+
+
+COVER_CHECK = r"""
+import json
+import numpy as np, torch
+from vision.train_cls import cover
+
+g = torch.Generator().manual_seed(0)
+x = torch.rand(200, 3, 48, 48)
+same = cover(x.clone(), g, 0.0)
+y = cover(x.clone(), g, 1.0)
+changed = (y - x).abs().amax(dim=1) > 1e-6  # n, h, w
+share = changed.float().mean(dim=(1, 2))
+# the covered part of each crop lies beyond one straight edge: its pixels are one side of a line
+straight = []
+yy, xx = np.mgrid[0:48, 0:48]
+for m in changed[:50].numpy():
+    # a half-plane: some direction orders the pixels so that the changed ones come last
+    best = 0.0
+    for a in np.radians(np.arange(0, 360, 2)):
+        d = (xx * np.cos(a) + yy * np.sin(a)).ravel()
+        beyond = d >= np.sort(d)[-int(m.sum())]
+        best = max(best, float((beyond == m.ravel()).mean()))
+    straight.append(best)
+print(json.dumps({"unchanged": bool(torch.equal(same, x)), "min": float(share.min()),
+                  "max": float(share.max()), "straight": min(straight)}))
+"""
+
+
+@pytest.mark.train
+@pytest.mark.skipif(
+    not TRAIN_PYTHON, reason="BASRA_TRAIN_PYTHON is unset (no training environment)"
+)
+def test_cover_augmentation_hides_part_of_each_index_beyond_a_straight_edge():
+    # vision.train_cls.cover: another card lying over a corner index. A labelled index is at
+    # least 60 % uncovered (vision.scene), so each covered crop keeps most of itself, and what
+    # is covered lies beyond one straight edge (a card's side), not in blotches
+    proc = subprocess.run(
+        [TRAIN_PYTHON, "-c", COVER_CHECK], cwd=REPO, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["unchanged"]  # share 0: nothing covered
+    # 8-35 % of the crop beyond the edge, plus the drawn rim beside it
+    assert got["min"] >= 0.05 and got["max"] <= 0.45
+    assert got["straight"] >= 0.97

@@ -79,7 +79,8 @@ class Recognizer:
     `recognizer.json`'s "still" section (`STILL`): the scale fitted so that a card is 130 px
     long, not 100, two sure disagreeing reads in one card box taken for two cards, and a card
     seen without an index looked at again larger, and every index read all four quarter turns
-    round (video: only the unsure ones), by two classifiers averaged (video: the first alone).
+    round (video: only the unsure ones), by the classifiers of `classifiers` averaged (three
+    shipped; video: the first alone).
     Photo sets read better so, but the table controller,
     tuned to the video reads, referees whole matches worse with the first two, and the third
     would add a full-size detector pass to a fifth of table video frames (a face-down pile
@@ -172,7 +173,7 @@ class Recognizer:
         if not spin:
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
-        # `classifiers` (the still reads: two classifiers trained on different typeface draws)
+        # `classifiers` (the still reads: classifiers trained on different typeface draws)
         # average their probabilities; `classifier` alone otherwise (video: one, for speed)
         names = meta.get("classifiers") or [meta["classifier"]]
         for name in [meta["detector"], *names]:

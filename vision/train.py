@@ -49,6 +49,7 @@ class TrainConfig:
     cls_hours: float | None = None  # a time budget overrides cls_epochs
     cls_lr: float = 0.003
     cls_ema: float | None = 0.999  # exported weights: a moving average over steps
+    cls_cover: float = 0.3  # share of crops partly covered, as by a card lying over the index
     train_decks: tuple[str, ...] = TRAIN_DECKS
     val_deck: str = HOLDOUT_DECK
     threads: int = 2
@@ -230,6 +231,7 @@ def train_classifier(cfg: TrainConfig, log) -> dict:
         log=log,
         ema=cfg.cls_ema,
         quarter_turns=True,  # squared-up crops lie any quarter turn round
+        cover_share=cfg.cls_cover,
     )
 
 

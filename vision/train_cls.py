@@ -61,10 +61,42 @@ class IndexNet(nn.Module):
         return logits if self.training else torch.softmax(logits, 1)
 
 
-def augment(x: torch.Tensor, g: torch.Generator, quarter_turns: bool = False) -> torch.Tensor:
+def cover(x: torch.Tensor, g: torch.Generator, share: float) -> torch.Tensor:
+    """Another card lying over part of the index: in `share` of the batch, the crop beyond a
+    straight edge at a random angle (8-35 % of the crop: a labelled index is at least 60 %
+    uncovered) is replaced by another crop of the batch or by plain paper, the edge sometimes
+    drawn dark (a card's rim, its shadow). Single-corner cards on the floor are mostly such."""
+    n, _, h, w = x.shape
+    pick = torch.rand(n, generator=g) < share
+    if not bool(pick.any()):
+        return x
+    yy, xx = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
+    ang = torch.rand(n, generator=g) * 2 * np.pi
+    d = xx[None] * torch.cos(ang)[:, None, None] + yy[None] * torch.sin(ang)[:, None, None]
+    frac = torch.empty(n).uniform_(0.08, 0.35, generator=g)
+    ranked = d.reshape(n, -1).sort(dim=1).values
+    at = ((1 - frac) * (h * w - 1)).long()
+    t = ranked.gather(1, at[:, None])[:, 0]  # per crop: the edge that leaves `frac` beyond it
+    mask = (d > t[:, None, None]).float()[:, None]  # n,1,h,w: 1 where covered
+    other = torch.roll(x, 1, 0).flip(3)
+    paper = torch.empty(n, 3, 1, 1).uniform_(0.75, 1.0, generator=g).expand_as(x)
+    plain = (torch.rand(n, 1, 1, 1, generator=g) < 0.4).float()
+    top = plain * paper + (1 - plain) * other
+    rim = ((d - t[:, None, None]).abs() < 0.05).float()[:, None]
+    dark = (torch.rand(n, 1, 1, 1, generator=g) < 0.5).float() * torch.empty(n, 1, 1, 1).uniform_(
+        0.2, 0.7, generator=g
+    )
+    covered = x * (1 - mask) + top * mask
+    covered = covered * (1 - rim * dark)
+    return torch.where(pick[:, None, None, None], covered, x)
+
+
+def augment(
+    x: torch.Tensor, g: torch.Generator, quarter_turns: bool = False, cover_share: float = 0.0
+) -> torch.Tensor:
     """Batch-wise photometric and small geometric jitter on float images in [0, 1]; with
     `quarter_turns`, each crop also turned 0-3 quarter turns (squared-up crops, which the
-    runtime reads all four ways)."""
+    runtime reads all four ways); `cover_share` of the crops partly covered (`cover`)."""
     n = x.shape[0]
     if quarter_turns:
         turns = torch.randint(0, 4, (n,), generator=g)
@@ -72,6 +104,8 @@ def augment(x: torch.Tensor, g: torch.Generator, quarter_turns: bool = False) ->
             pick = turns == k
             if bool(pick.any()):
                 x[pick] = torch.rot90(x[pick], k, (2, 3))
+    if cover_share > 0:
+        x = cover(x, g, cover_share)
     # colour: brightness, contrast, per-channel gain, sometimes grey
     b = torch.empty(n, 1, 1, 1).uniform_(-0.2, 0.2, generator=g)
     c = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=g)
@@ -126,6 +160,7 @@ def train(
     warmup_steps: int | None = None,
     ema: float | None = None,
     quarter_turns: bool = False,
+    cover_share: float = 0.0,
 ) -> dict:
     """Train on data/train, report accuracy on data/val, export the best epoch to out_onnx.
 
@@ -142,6 +177,7 @@ def train(
     figure then varies far less from the next (torch.optim.swa_utils). `quarter_turns`
     trains on crops turned any quarter turn and scores the held-out crops read all four ways
     and averaged, as the runtime reads squared-up crops (`vision.crops.square_up`).
+    `cover_share` of each batch is partly covered by another crop or plain paper (`cover`).
     """
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
@@ -189,7 +225,7 @@ def train(
                 out_of_time = True
                 break
             idx = perm[k * batch : (k + 1) * batch]
-            xb = augment(xtr_t[idx].float() / 255.0, g, quarter_turns)
+            xb = augment(xtr_t[idx].float() / 255.0, g, quarter_turns, cover_share)
             # linear warm-up, then cosine decay to 2 % over the total steps or the time box
             frac = min(1.0, step / max(1, total_steps))
             if seconds:
@@ -297,12 +333,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--quarter-turns", action="store_true", help="squared-up crops: any quarter turn"
     )
+    ap.add_argument(
+        "--cover", type=float, default=0.0, help="share of crops partly covered by another card"
+    )
     a = ap.parse_args(argv)
     if a.threads:
         torch.set_num_threads(a.threads)
     r = train(
         a.data, a.out, epochs=a.epochs, seconds=a.seconds, batch=a.batch, lr=a.lr,
         seed=a.seed, init=a.init, warmup_steps=a.warmup_steps, ema=a.ema, quarter_turns=a.quarter_turns,
+        cover_share=a.cover,
     )  # fmt: skip
     print(json.dumps(r))
 
