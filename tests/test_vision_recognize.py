@@ -230,7 +230,7 @@ def test_still_reads_average_the_classifiers_and_video_reads_use_one(rec):
     """Single photos are read by every classifier recognizer.json's still section names, their
     probabilities averaged (models/README.md: each trained on from the one before with more
     typefaces, then covered indices); video reads, which the table controller was tuned on,
-    use the first alone."""
+    use the first listed alone (`classifier`)."""
     import onnxruntime as ort
 
     video = Recognizer()

@@ -80,7 +80,7 @@ class Recognizer:
     long, not 100, two sure disagreeing reads in one card box taken for two cards, and a card
     seen without an index looked at again larger, and every index read all four quarter turns
     round (video: only the unsure ones), by the classifiers of `classifiers` averaged (three
-    shipped; video: the first alone).
+    shipped; video: `classifier` alone).
     Photo sets read better so, but the table controller,
     tuned to the video reads, referees whole matches worse with the first two, and the third
     would add a full-size detector pass to a fifth of table video frames (a face-down pile
