@@ -258,4 +258,4 @@ def test_a_model_folder_naming_a_missing_classifier_is_refused_by_name(tmp_path)
     (tmp_path / "card_index_cls_fonts.onnx").unlink()
     with pytest.raises(ModelMissingError, match=r"card_index_cls_fonts\.onnx"):
         Recognizer(tmp_path, still=True)
-    assert len(Recognizer(tmp_path).classifiers) == 1  # video reads need only the first
+    assert len(Recognizer(tmp_path).classifiers) == 1  # video reads need only `classifier`

@@ -173,8 +173,9 @@ class Recognizer:
         if not spin:
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
-        # `classifiers` (the still reads: classifiers trained on different typeface draws)
-        # average their probabilities; `classifier` alone otherwise (video: one, for speed)
+        # `classifiers` (the still reads: classifiers trained on different typeface draws and
+        # augmentations) average their probabilities; `classifier` alone otherwise (video: one,
+        # for speed)
         names = meta.get("classifiers") or [meta["classifier"]]
         for name in [meta["detector"], *names]:
             if not (folder / name).is_file():
