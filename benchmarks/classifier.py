@@ -1,6 +1,6 @@
 """Accuracy of index classifiers alone: top-1, rank and suit on a folder of labelled crops.
 
-    python3 benchmarks/classifier.py CROPS MODEL.onnx [MODEL.onnx ...]
+    python3 benchmarks/classifier.py CROPS MODEL.onnx [MODEL.onnx ...] [--face]
 
 CROPS holds <CODE>/*.jpg (as `basra-table train` writes its held-out `val` crops, squared up).
 Every model reads the same crops through onnxruntime, so fp32 and int8 copies compare in one
@@ -28,6 +28,11 @@ def main() -> None:
     ap.add_argument("crops", type=Path)
     ap.add_argument("models", type=Path, nargs="+")
     ap.add_argument("--size", type=int, default=48)
+    ap.add_argument(
+        "--face",
+        action="store_true",
+        help="face-reader crops: also rank with the figures as one, and figure vs number",
+    )
     a = ap.parse_args()
     xs, ys = [], []
     for i, code in enumerate(CODES):
@@ -52,6 +57,14 @@ def main() -> None:
             rank = np.mean([CODES[p][0] == CODES[t][0] for p, t in zip(k, y, strict=True)])
             suit = np.mean([CODES[p][1] == CODES[t][1] for p, t in zip(k, y, strict=True)])
             print(f"{m} ({how}): top-1 {np.mean(k == y):.3f}, rank {rank:.3f}, suit {suit:.3f}")
+            if a.face:  # what the face reader is trusted with: J, Q and K are one "figure"
+                ranks = probs.reshape(-1, 13, 4).sum(axis=2)
+                ranks = np.concatenate([ranks[:, :10], ranks[:, 10:].sum(1, keepdims=True)], 1)
+                got, want = ranks.argmax(1), np.minimum(y // 4, 10)
+                figure = np.mean((got == 10) == (want == 10))
+                print(
+                    f"  rank (figures as one) {np.mean(got == want):.3f}, figure vs number {figure:.3f}"
+                )
 
 
 if __name__ == "__main__":

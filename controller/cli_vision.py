@@ -151,9 +151,12 @@ def train(
     ),
     det_epochs: int | None = typer.Option(None, "--det-epochs", min=1),
     cls_epochs: int | None = typer.Option(None, "--cls-epochs", min=1),
+    face_epochs: int | None = typer.Option(None, "--face-epochs", min=1),
     det_images: int | None = typer.Option(None, "--det-images", min=4),
     threads: int | None = typer.Option(None, "--threads", min=1),
-    stages: str = typer.Option("data,det,cls,export", "--stages", help="Comma-separated stages."),
+    stages: str = typer.Option(
+        "data,det,cls,face,export", "--stages", help="Comma-separated stages."
+    ),
     real: Path | None = typer.Option(
         None,
         "--real",
@@ -172,10 +175,10 @@ def train(
     from vision.train import MODELS, REPO, TrainConfig, run
 
     chosen = tuple(s.strip() for s in stages.split(",") if s.strip())
-    bad = [s for s in chosen if s not in ("data", "det", "cls", "export")]
+    bad = [s for s in chosen if s not in ("data", "det", "cls", "face", "export")]
     if bad or not chosen:
         raise UserError(
-            f"--stages: unknown stage {bad[0] if bad else '(none)'}; use data,det,cls,export"
+            f"--stages: unknown stage {bad[0] if bad else '(none)'}; use data,det,cls,face,export"
         )
     work = work or REPO / "runs" / ("smoke" if smoke else "train")
     out = out or (work / "models" if smoke else MODELS)
@@ -183,6 +186,7 @@ def train(
     for name, value in (
         ("det_epochs", det_epochs),
         ("cls_epochs", cls_epochs),
+        ("face_epochs", face_epochs),
         ("det_images", det_images),
         ("threads", threads),
     ):

@@ -12,7 +12,7 @@ import pytest
 
 from vision.deck import CODES, Deck
 from vision.recognizer import Recognizer
-from vision.synthdeck import IndexStyle, atlas, restyle_face, synth_deck
+from vision.synthdeck import PIP_VARIANTS, IndexStyle, PipStyle, atlas, restyle_face, synth_deck
 
 DATA = Path(__file__).parent / "data" / "vision"
 
@@ -62,6 +62,33 @@ def test_a_synthetic_design_is_a_whole_deck_in_one_style():
 @pytest.fixture(scope="module")
 def rec() -> Recognizer:
     return Recognizer()
+
+
+PIPS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10}
+
+
+@pytest.mark.parametrize("layout", ["standard", "variant"])
+def test_a_synthetic_pip_design_prints_as_many_pips_as_the_rank_says(layout):
+    # what the face reader learns from: a number card shows its value in pips (RULES.md R2.1:
+    # A = 1, 2-10 = face value), whatever their shape, size or arrangement
+    rng = np.random.default_rng(11)
+    style = IndexStyle.random(rng)
+    pips = PipStyle.random(rng, style.suit_font)
+    pips.size, pips.bold_px = 0.09, 0
+    if layout == "variant":
+        pips.layouts.update({rank: spots[0] for rank, spots in PIP_VARIANTS.items()})
+    base = Deck.load("kennard-cc0-2color")
+    for rank, count in PIPS.items():
+        for suit in "SD":
+            face = restyle_face(base.faces[rank + suit], style, pips)
+            img = face.image
+            h, w = img.shape[:2]
+            # the middle of the card, clear of the corner indices: only pips are inked there
+            inner = img[int(0.1 * h) : int(0.9 * h), int(0.2 * w) : int(0.8 * w), :3]
+            ink = (inner.astype(np.int32).min(axis=2) < 150).astype(np.uint8)
+            n, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+            blobs = int(np.sum(stats[1:, cv2.CC_STAT_AREA] > 0.3 * stats[1:, 4].max()))
+            assert blobs == count, (rank + suit, layout, blobs)
 
 
 def test_a_close_up_photo_is_read_at_a_small_detector_size(rec):

@@ -48,7 +48,7 @@ def test_smoke_training_exports_models_the_runtime_loads(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     summary = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert set(summary["seconds"]) == {"data", "det", "cls", "export"}
+    assert set(summary["seconds"]) == {"data", "det", "cls", "face", "export"}
     meta = json.loads((out / "recognizer.json").read_text())
     assert len(meta["cls_names"]) == 52
     assert meta["orient"] == "edges"  # trained on squared-up crops, as the runtime cuts them
@@ -60,6 +60,11 @@ def test_smoke_training_exports_models_the_runtime_loads(tmp_path):
     cards = rec.recognize(frame)
     assert isinstance(cards, list)
     assert all(c.code in meta["cls_names"] for c in cards)
+    # single photos also read each card's face with the trained face reader
+    assert (out / meta["still"]["face"]).is_file() and meta["still"]["face_weight"] > 0
+    still = Recognizer(out, min_confidence=0.0, still=True)
+    assert still.face is not None
+    assert all(c.code in meta["cls_names"] for c in still.recognize(frame))
     assert "torch" not in sys.modules
 
 

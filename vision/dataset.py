@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import index_crop, square_up
+from vision.crops import face_crop, index_crop, square_up
 from vision.deck import CODES, Deck
 from vision.layout import random_layout, table_layout
 from vision.scene import Camera, CardLabel, Light, Occluder, TableBackground, quad_box, render
@@ -37,6 +37,20 @@ def random_scene(
 def yolo_line(cls: int, box, w: int, h: int) -> str:
     x1, y1, x2, y2 = box
     return f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+
+
+def _pick_deck(
+    rng, deck: Deck, designs: list[Deck], share: float, most: int, pips: bool = False
+) -> Deck:
+    """`deck`, or in `share` of the calls one of the synthetic designs (`vision.synthdeck`;
+    with `pips`, its number cards' pips redrawn too), made from `deck` until `most` exist."""
+    if not share or rng.random() >= share:
+        return deck
+    if len(designs) < most:
+        from vision.synthdeck import synth_deck
+
+        designs.append(synth_deck(rng, deck, pips=pips or None))
+    return designs[int(rng.integers(len(designs)))]
 
 
 def write_detection_set(
@@ -65,13 +79,7 @@ def write_detection_set(
     designs: list[Deck] = []
     n_idx = n_card = n_crop = 0
     for k in range(count):
-        deck = loaded[k % len(loaded)]
-        if synth_share and rng.random() < synth_share:
-            if len(designs) < synth_designs:
-                from vision.synthdeck import synth_deck
-
-                designs.append(synth_deck(rng, deck))
-            deck = designs[int(rng.integers(len(designs)))]
+        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs)
         img, labels = random_scene(rng, deck, size)
         h, w = img.shape[:2]
         lines = []
@@ -128,6 +136,55 @@ def write_crop_set(
                 box = quad_box(q, w, h)
                 if max(box[2] - box[0], box[3] - box[1]) >= min_px:
                     n += _save_crop(root / split / lab.code, img, box, rng, f"c{seed}_{k}")
+        if progress:
+            progress(k + 1)
+    return {"images": count, "crops": n}
+
+
+def write_face_crop_set(
+    root: Path,
+    split: str,
+    decks: list[str],
+    count: int,
+    size: tuple[int, int],
+    seed: int,
+    min_px: float = 40.0,
+    progress: Callable[[int], None] | None = None,
+    synth_share: float = 0.0,
+    synth_designs: int = 48,
+) -> dict:
+    """Face-reader crops (root/split/<CODE>/*.jpg): every face-up card the detector is taught
+    to find (at least `CARD_MIN_VISIBLE` of it in view, its box `min_px` long) cut by its box
+    with detector-like noise (`vision.crops.face_crop`); frames alternate between the fully
+    random scenes and overhead cafe tables, some turned grey. A `synth_share` of the frames
+    use synthetic designs whose number cards' pips are drawn anew (`vision.synthdeck`: other
+    pip shapes, sizes and layouts), `synth_designs` of them made as needed."""
+    rng = np.random.default_rng(seed)
+    loaded = [Deck.load(d) for d in decks]
+    designs: list[Deck] = []
+    n = 0
+    for k in range(count):
+        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs, True)
+        if k % 2:
+            img, labels = table_scene(rng, deck, size, 0.5)
+        else:
+            img, labels = random_scene(rng, deck, size, occlusion=0.5)
+        h, w = img.shape[:2]
+        if rng.random() < 0.1:
+            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        for j, lab in enumerate(labels):
+            if not lab.face_up or lab.visible < CARD_MIN_VISIBLE:
+                continue
+            x1, y1, x2, y2 = lab.box
+            bw, bh = x2 - x1, y2 - y1
+            if max(bw, bh) < min_px:
+                continue
+            noise = rng.normal(0, 0.04, 4) * np.array([bw, bh, bw, bh])
+            crop = face_crop(img, (x1 + noise[0], y1 + noise[1], x2 + noise[2], y2 + noise[3]))
+            folder = root / split / lab.code
+            folder.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(folder / f"f{seed}_{k}_{j}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            n += 1
         if progress:
             progress(k + 1)
     return {"images": count, "crops": n}

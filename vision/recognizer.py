@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import CROP_PX, index_crop, square_up
+from vision.crops import CROP_PX, face_crop, index_crop, square_up
 from vision.outline import card_outline
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -187,6 +187,20 @@ class Recognizer:
         self.cls = self.classifiers[0]
         self._det_in = self.det.get_inputs()[0].name
         self._cls_inputs = [s.get_inputs()[0].name for s in self.classifiers]
+        # the face reader (still reads): a card's whole face (pips, figure) read from its box
+        # and multiplied into its corner reads, `face_weight` its exponent (0: not read)
+        named = bool(meta.get("face"))
+        self.face_weight = float(meta.get("face_weight", 0.0)) if named else 0.0
+        self.face_suit_weight = float(meta.get("face_suit_weight", 0.0)) if named else 0.0
+        self.face_court_weight = float(meta.get("face_court_weight", 0.0)) if named else 0.0
+        self.face = None
+        if max(self.face_weight, self.face_suit_weight, self.face_court_weight) > 0:
+            if not (folder / meta["face"]).is_file():
+                raise ModelMissingError(
+                    f"{meta_path}: names the model {meta['face']}, not in {folder}"
+                )
+            self.face = ort.InferenceSession(str(folder / meta["face"]), opts, providers=providers)
+            self._face_in = self.face.get_inputs()[0].name
 
     # -- public -------------------------------------------------------------------------------
     def observe(self, frame_bgr: np.ndarray, t: float = 0.0) -> Observation:
@@ -239,12 +253,21 @@ class Recognizer:
         else its box's corners.
         """
         groups = self._group(hits, cards)
+        faces = self._faces_of(groups, frame)
         reads = []
-        for members, card_box in groups:
+        for g, (members, card_box) in enumerate(groups):
             pooled = np.sum([m.det_conf * m.probs for m in members], axis=0)
+            pooled = pooled / sum(m.det_conf for m in members)
+            corners = pooled
+            if g in faces:  # the face's read multiplied in: it picks among the corners' codes
+                fused = pooled * faces[g]
+                pooled = fused / max(float(fused.sum()), 1e-12)
             k = int(np.argmax(pooled))
-            conf = float(pooled[k] / sum(m.det_conf for m in members))
-            conf *= max(m.det_conf for m in members)
+            # ... and how sure the read is lies halfway (geometric mean) between the corners'
+            # word for the code picked and the fused read's: the face lifts a faint read less
+            # than it re-ranks one (a joker's figure took two faint court reads over the floor
+            # with the fused figure alone; tuning sets in models/README.md)
+            conf = float(np.sqrt(corners[k] * pooled[k])) * max(m.det_conf for m in members)
             if len(members) > 1 and all(m.code == self.names[k] for m in members):
                 conf = min(1.0, conf * 1.25)  # agreeing corners make a read surer
             share = pooled / max(float(pooled.sum()), 1e-9)
@@ -306,6 +329,52 @@ class Recognizer:
         # opposite corners: as far apart as those are and not naming clearly different cards
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
         return groups
+
+    def _faces_of(self, groups, frame: np.ndarray | None) -> dict[int, np.ndarray]:
+        """What the face reader multiplies into the reads of the groups it speaks for: whether
+        the card is a figure, its rank and its suit, each to its own power (`face_court_weight`,
+        `face_weight`, `face_suit_weight`: how far each is trusted beside the corners). Of the index groups sharing a card box it speaks for the
+        one its face agrees with most (the others are corners of cards beneath or on top).
+        Court figures are told from number cards but not from each other (J, Q and K share
+        their probability): a design's figures are its own."""
+        if self.face is None or frame is None:
+            return {}
+        boxes: dict[tuple, list[int]] = {}
+        for g, (_members, card_box) in enumerate(groups):
+            if card_box is not None:
+                boxes.setdefault(tuple(card_box), []).append(g)
+        if not boxes:
+            return {}
+        crops = np.stack([self._face_crop(frame, box) for box in boxes])
+        x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
+        probs = (
+            sum(
+                self.face.run(None, {self._face_in: np.ascontiguousarray(np.rot90(x, t, (2, 3)))})[
+                    0
+                ]
+                for t in range(4)
+            )
+            / 4
+        )
+        out = {}
+        for p, gs in zip(probs, boxes.values(), strict=True):
+            by = p.reshape(13, 4)  # CODES: rank-major, suits S H D C
+            rank, suit = by.sum(axis=1), by.sum(axis=0)
+            rank[_COURTS] = rank[_COURTS].mean()
+            face = np.outer(rank, suit).ravel()
+            joint = [float(np.dot(face, sum(m.probs for m in groups[g][0]))) for g in gs]
+            court = np.full(13, 1.0 - 3 * rank[10])
+            court[_COURTS] = 3 * rank[10]  # the chance that the card is a figure
+            court = np.clip(court, 1e-6, 1.0) ** self.face_court_weight
+            weight = np.outer(court * rank**self.face_weight, suit**self.face_suit_weight).ravel()
+            out[gs[int(np.argmax(joint))]] = weight
+        return out
+
+    def _face_crop(self, frame: np.ndarray, box) -> np.ndarray:
+        crop = face_crop(frame, box, CROP_PX)
+        if crop.shape[0] != self.cls_size:
+            crop = cv2.resize(crop, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
+        return crop
 
     def _corners_of_one(self, a: IndexHit, b: IndexHit) -> bool:
         """Whether two indices with no card box around them can be one card's opposite corners:
@@ -504,6 +573,9 @@ class Recognizer:
         cx, cy = centres[0]
         side = 2.5 * max(max(xs) - min(xs), max(ys) - min(ys))
         return [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]
+
+
+_COURTS = [10, 11, 12]  # J, Q, K among the 13 ranks of `vision.deck.CODES`
 
 
 def _pair_up(hits: list[IndexHit], can_pair) -> list[list[IndexHit]]:

@@ -73,6 +73,82 @@ class IndexStyle:
         )
 
 
+# where a number card's pips lie: (column -1 / 0 / 1, row from 0 at the top to 1 at the bottom)
+_SIDES = [(-1, 0.0), (1, 0.0), (-1, 1.0), (1, 1.0)]
+PIP_LAYOUT: dict[str, list[tuple[int, float]]] = {
+    "A": [(0, 0.5)],
+    "2": [(0, 0.0), (0, 1.0)],
+    "3": [(0, 0.0), (0, 0.5), (0, 1.0)],
+    "4": _SIDES,
+    "5": [*_SIDES, (0, 0.5)],
+    "6": [*_SIDES, (-1, 0.5), (1, 0.5)],
+    "7": [*_SIDES, (-1, 0.5), (1, 0.5), (0, 0.25)],
+    "8": [*_SIDES, (-1, 0.5), (1, 0.5), (0, 0.25), (0, 0.75)],
+    "9": [*_SIDES, (-1, 1 / 3), (1, 1 / 3), (-1, 2 / 3), (1, 2 / 3), (0, 0.5)],
+    "T": [*_SIDES, (-1, 1 / 3), (1, 1 / 3), (-1, 2 / 3), (1, 2 / 3), (0, 1 / 6), (0, 5 / 6)],
+}
+# layouts other designs print (French decks: the eight in two columns of four; some a nine in
+# three rows of three, a seven with its middle pip lower); one design keeps one of each
+PIP_VARIANTS: dict[str, list[list[tuple[int, float]]]] = {
+    "7": [[*_SIDES, (-1, 0.5), (1, 0.5), (0, 0.3)]],
+    "8": [[*_SIDES, (-1, 1 / 3), (1, 1 / 3), (-1, 2 / 3), (1, 2 / 3)]],
+    "9": [[(c, r) for r in (0.0, 0.5, 1.0) for c in (-1, 0, 1)]],
+}
+
+
+@dataclass
+class PipStyle:
+    """How one deck design prints the pips of its number cards (fractions of the card)."""
+
+    font: str
+    size: float  # a pip's height over the card's
+    ace: float  # the ace's one pip
+    spread: float  # the side columns' distance from the middle, over the card's width
+    top: float  # the first row's centre, from the top
+    bold_px: int
+    layouts: dict[str, list[tuple[int, float]]]  # rank -> (column, row) of each pip
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, font: str | None = None) -> PipStyle:
+        _, _, suit_fonts = atlas()
+        return cls(
+            font=font if font and rng.random() < 0.7 else str(rng.choice(suit_fonts)),
+            size=float(rng.uniform(0.085, 0.14)),
+            ace=float(rng.uniform(0.18, 0.4)),
+            spread=float(rng.uniform(0.16, 0.22)),
+            top=float(rng.uniform(0.17, 0.25)),
+            bold_px=int(rng.choice([0, 0, 1])),
+            layouts={
+                rank: (
+                    PIP_VARIANTS[rank][int(rng.integers(len(PIP_VARIANTS[rank])))]
+                    if rank in PIP_VARIANTS and rng.random() < 0.35
+                    else spots
+                )
+                for rank, spots in PIP_LAYOUT.items()
+            },
+        )
+
+
+def _pip_layer(code: str, style: PipStyle, w: int, h: int) -> np.ndarray:
+    """A card-sized alpha layer with the number card's pips in the standard layout (those in the
+    lower half upside down, as printed)."""
+    layer = np.zeros((h, w), np.float32)
+    size = (style.ace if code[0] == "A" else style.size) * h
+    g = _glyph(f"{style.font}|{code[1]}", size, 1.0, style.bold_px)
+    for col, row in style.layouts[code[0]]:
+        cx = w / 2 + col * style.spread * w
+        cy = style.top * h + row * (1 - 2 * style.top) * h
+        pip = g[::-1, ::-1] if row > 0.5 else g
+        gh, gw = pip.shape
+        x0, y0 = int(round(cx - gw / 2)), int(round(cy - gh / 2))
+        x1, y1 = max(x0, 0), max(y0, 0)
+        x2, y2 = min(x0 + gw, w), min(y0 + gh, h)
+        if x2 > x1 and y2 > y1:
+            part = pip[y1 - y0 : y2 - y0, x1 - x0 : x2 - x0]
+            layer[y1:y2, x1:x2] = np.maximum(layer[y1:y2, x1:x2], part)
+    return layer
+
+
 def _glyph(key: str, height: float, condense: float, bold_px: int) -> np.ndarray:
     m = atlas()[0][key]
     hh = max(3, round(height))
@@ -129,11 +205,18 @@ def _paper(img: np.ndarray) -> np.ndarray:
     return np.median(light, axis=0) if len(light) else np.array([250.0, 250.0, 250.0])
 
 
-def restyle_face(face: CardFace, style: IndexStyle) -> CardFace:
-    """The same card with its corner indices erased and redrawn in `style`."""
+def restyle_face(face: CardFace, style: IndexStyle, pips: PipStyle | None = None) -> CardFace:
+    """The same card with its corner indices erased and redrawn in `style`; with `pips`, a
+    number card's face is also cleared and its pips drawn anew (a court keeps its figure)."""
     img = face.image.astype(np.float32)
     h, w = img.shape[:2]
     paper = _paper(face.image)
+    colour = np.array(style.red if face.code[1] in "HD" else style.black, np.float32)
+    if pips is not None and face.code[0] in PIP_LAYOUT:
+        inset = int(0.04 * w)  # the card's rim (its edge, a printed frame line) stays
+        img[inset : h - inset, inset : w - inset, :3] = paper
+        alpha = _pip_layer(face.code, pips, w, h)[:, :, None]
+        img[:, :, :3] = img[:, :, :3] * (1 - alpha) + colour * alpha
     layer, box = _index_layer(face.code, style, w, h)
     boxes = [box, [w - box[2], h - box[3], w - box[0], h - box[1]]]
     if style.four_corners:
@@ -152,14 +235,21 @@ def restyle_face(face: CardFace, style: IndexStyle) -> CardFace:
         dx = int(round(w - box[2] - box[0]))
         shifted[:, dx:] = layer[:, : w - dx]
         full = np.maximum(full, np.maximum(shifted, shifted[::-1, ::-1]))
-    colour = np.array(style.red if face.code[1] in "HD" else style.black, np.float32)
     alpha = full[:, :, None]
     img[:, :, :3] = img[:, :, :3] * (1 - alpha) + colour * alpha
     return CardFace(face.code, np.clip(img, 0, 255).astype(np.uint8), [tuple(b) for b in boxes])
 
 
-def synth_deck(rng: np.random.Generator, base: Deck, style: IndexStyle | None = None) -> Deck:
-    """A whole new deck design: `base`'s artwork with one random index style throughout."""
+def synth_deck(
+    rng: np.random.Generator,
+    base: Deck,
+    style: IndexStyle | None = None,
+    pips: PipStyle | bool | None = None,
+) -> Deck:
+    """A whole new deck design: `base`'s artwork with one random index style throughout; with
+    `pips` (a style, or True for a random one) its number cards' pips drawn anew too."""
     style = style or IndexStyle.random(rng)
-    faces = {code: restyle_face(base.faces[code], style) for code in CODES}
+    if pips is True:
+        pips = PipStyle.random(rng, style.suit_font)
+    faces = {code: restyle_face(base.faces[code], style, pips or None) for code in CODES}
     return Deck(f"synth-{base.name}-{style.rank_font}", faces, base.back)

@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
 DET_ONNX = "card_index_det.onnx"
 CLS_ONNX = "card_index_cls.onnx"
+FACE_ONNX = "card_face_cls.onnx"
 
 
 @dataclass
@@ -50,10 +51,21 @@ class TrainConfig:
     cls_lr: float = 0.003
     cls_ema: float | None = 0.999  # exported weights: a moving average over steps
     cls_cover: float = 0.3  # share of crops partly covered, as by a card lying over the index
+    face_images: int = 13600  # frames rendered for face-reader crops (val: held-out deck)
+    face_val_images: int = 400
+    face_render_size: tuple[int, int] = (640, 480)
+    face_synth_share: float = 0.375  # share of face frames whose number cards' pips are redrawn
+    face_epochs: int = 20
+    face_hours: float | None = None  # a time budget overrides face_epochs
+    face_lr: float = 0.003
+    # the face read's figure / rank / suit exponents, multiplied into the corner reads (tuned)
+    face_court_weight: float = 0.5
+    face_weight: float = 0.4
+    face_suit_weight: float = 0.3
     train_decks: tuple[str, ...] = TRAIN_DECKS
     val_deck: str = HOLDOUT_DECK
     threads: int = 2
-    stages: tuple[str, ...] = ("data", "det", "cls", "export")
+    stages: tuple[str, ...] = ("data", "det", "cls", "face", "export")
     resume_det: str | None = None
     min_confidence: float = 0.1
     # labelled real photos (vision.realdata.TRAIN_PARTS of them) join both training sets when
@@ -78,6 +90,10 @@ class TrainConfig:
             cls_synth_per_class=2,
             cls_epochs=1,
             cls_batch=16,
+            face_images=6,
+            face_val_images=2,
+            face_render_size=(320, 240),
+            face_epochs=1,
             threads=1,
         )
 
@@ -100,7 +116,13 @@ def offline_env(work: Path) -> None:
 def make_data(cfg: TrainConfig, progress) -> dict:
     """Render the detector set (train: four decks, val: the held-out deck) and the crops."""
     from vision.artcrops import write_art_crops, write_synth_crops
-    from vision.dataset import DET_NAMES, write_crop_set, write_data_yaml, write_detection_set
+    from vision.dataset import (
+        DET_NAMES,
+        write_crop_set,
+        write_data_yaml,
+        write_detection_set,
+        write_face_crop_set,
+    )
 
     det = cfg.work / "det_data"
     crops = cfg.work / "cls_data"
@@ -141,6 +163,21 @@ def make_data(cfg: TrainConfig, progress) -> dict:
         crops / "train", list(cfg.train_decks), cfg.cls_synth_designs, cfg.cls_synth_per_class,
         cfg.seed + 5, progress=lambda k, task=task: progress.update(task, completed=k),
     )  # fmt: skip
+    faces = cfg.work / "face_data"
+    if faces.exists():
+        shutil.rmtree(faces)
+    jobs = [
+        ("face_train", "train", list(cfg.train_decks), cfg.face_images, cfg.seed + 7, True),
+        ("face_val", "val", [cfg.val_deck], cfg.face_val_images, cfg.seed + 8, False),
+    ]
+    for name, split, decks, count, seed, synth in jobs:
+        task = progress.add_task(f"render {name}", total=count)
+        summary[name] = write_face_crop_set(
+            faces, split, decks, count, cfg.face_render_size, seed,
+            progress=lambda k, task=task: progress.update(task, completed=k),
+            synth_share=cfg.face_synth_share if synth else 0.0,
+        )  # fmt: skip
+    _fill_missing_classes(faces, whole=True)
     write_data_yaml(det, DET_NAMES)
     real = cfg.real_dir
     if real is not None and (real / "classes.txt").exists():
@@ -156,12 +193,13 @@ def make_data(cfg: TrainConfig, progress) -> dict:
     return summary
 
 
-def _fill_missing_classes(crops: Path) -> None:
-    """Ultralytics needs every class in both splits; a tiny run may miss some."""
+def _fill_missing_classes(crops: Path, whole: bool = False) -> None:
+    """Ultralytics needs every class in both splits; a tiny run may miss some. `whole`: the
+    face reader's crops (the whole card), else an index's."""
     import cv2
     import numpy as np
 
-    from vision.crops import index_crop, square_up
+    from vision.crops import face_crop, index_crop, square_up
     from vision.deck import Deck
 
     for split, deck in (("train", TRAIN_DECKS[0]), ("val", HOLDOUT_DECK)):
@@ -174,7 +212,11 @@ def _fill_missing_classes(crops: Path) -> None:
             rgba = face.image
             a = rgba[:, :, 3:4].astype(np.float32) / 255
             img = (rgba[:, :, :3] * a + 128 * (1 - a)).astype(np.uint8)
-            cv2.imwrite(str(folder / "art.jpg"), square_up(index_crop(img, face.indices[0])))
+            if whole:
+                crop = face_crop(img, (0, 0, img.shape[1], img.shape[0]))
+            else:
+                crop = square_up(index_crop(img, face.indices[0]))
+            cv2.imwrite(str(folder / "art.jpg"), crop)
 
 
 def train_detector(cfg: TrainConfig) -> Path:
@@ -214,25 +256,36 @@ def train_detector(cfg: TrainConfig) -> Path:
     return cfg.work / "det" / "weights" / "best.pt"
 
 
-def train_classifier(cfg: TrainConfig, log) -> dict:
-    """The index classifier (vision.train_cls): straight to ONNX in the work folder."""
+def _train_net(cfg: TrainConfig, log, name: str, onnx: str, epochs: int, hours, lr: float) -> dict:
+    """One `vision.train_cls` run on work/<name>_data, straight to ONNX in work/<name>."""
     from vision.train_cls import train
 
-    (cfg.work / "cls").mkdir(parents=True, exist_ok=True)
+    (cfg.work / name).mkdir(parents=True, exist_ok=True)
     return train(
-        cfg.work / "cls_data",
-        cfg.work / "cls" / CLS_ONNX,
+        cfg.work / f"{name}_data",
+        cfg.work / name / onnx,
         size=cfg.cls_size,
-        epochs=cfg.cls_epochs,
-        seconds=cfg.cls_hours * 3600 if cfg.cls_hours else None,
+        epochs=epochs,
+        seconds=hours * 3600 if hours else None,
         batch=cfg.cls_batch,
-        lr=cfg.cls_lr,
+        lr=lr,
         seed=cfg.seed,
         log=log,
         ema=cfg.cls_ema,
         quarter_turns=True,  # squared-up crops lie any quarter turn round
         cover_share=cfg.cls_cover,
     )
+
+
+def train_classifier(cfg: TrainConfig, log) -> dict:
+    """The index classifier (vision.train_cls)."""
+    return _train_net(cfg, log, "cls", CLS_ONNX, cfg.cls_epochs, cfg.cls_hours, cfg.cls_lr)
+
+
+def train_face(cfg: TrainConfig, log) -> dict:
+    """The face reader: the index classifier's network and loop on whole-card crops
+    (`vision.crops.face_crop`)."""
+    return _train_net(cfg, log, "face", FACE_ONNX, cfg.face_epochs, cfg.face_hours, cfg.face_lr)
 
 
 def export(cfg: TrainConfig) -> dict:
@@ -249,6 +302,7 @@ def export(cfg: TrainConfig) -> dict:
         cfg.work / "cls" / CLS_ONNX, cfg.out / CLS_ONNX, cfg.work / "cls_data" / "train",
         size=cfg.cls_size, count=min(512, 64 * cfg.cls_batch),
     )  # fmt: skip
+    shutil.copy(cfg.work / "face" / FACE_ONNX, cfg.out / FACE_ONNX)  # fp32: a few reads a photo
     from vision.recognizer import Recognizer as R
 
     meta = {
@@ -270,7 +324,13 @@ def export(cfg: TrainConfig) -> dict:
         "pair_split_sure": R.PAIR_SPLIT_SURE,
         "pair_min_joint": R.PAIR_MIN_JOINT,
         "bare_look": R.BARE_LOOK,
-        "still": R.STILL,
+        "still": {
+            **R.STILL,
+            "face": FACE_ONNX,
+            "face_court_weight": cfg.face_court_weight,
+            "face_weight": cfg.face_weight,
+            "face_suit_weight": cfg.face_suit_weight,
+        },
     }
     (cfg.out / "recognizer.json").write_text(json.dumps(meta, indent=1) + "\n")
     return meta
@@ -305,6 +365,8 @@ def run(cfg: TrainConfig) -> dict:
                 summary["det_weights"] = str(train_detector(cfg))
             elif stage == "cls":
                 summary["cls"] = train_classifier(cfg, console.log)
+            elif stage == "face":
+                summary["face"] = train_face(cfg, console.log)
             elif stage == "export":
                 summary["export"] = export(cfg)
             else:
