@@ -294,7 +294,9 @@ class TableState:
 
 
 def _start_round(m, rnd: RoundLog) -> None:
-    m.start_round(floor=list(rnd.floor))
+    # the floor as the camera saw it: one still holding a J or 7D is a misdeal the controller
+    # has already told the referee of (R1.3 prompt), and play goes on from it (R7)
+    m.start_round(floor=list(rnd.floor), as_seen=True)
 
 
 def _round_score_dict(s: Any) -> dict[str, Any]:

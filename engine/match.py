@@ -133,10 +133,15 @@ class Match:
         return foul("misdeal", bad) if bad else None
 
     def start_round(
-        self, deck: Sequence[str] | None = None, floor: Sequence[str] | None = None
+        self,
+        deck: Sequence[str] | None = None,
+        floor: Sequence[str] | None = None,
+        as_seen: bool = False,
     ) -> None:
         """Start the next round: digital from a 52-card `deck` (top first), or physical from
-        the initial `floor` as seen after the R1.3 fix (hands unknown)."""
+        the initial `floor` as seen after the R1.3 fix (hands unknown). `as_seen`: a physical
+        floor on which the R1.3 fix was not done (a J or 7D stayed; the referee has been told
+        of the misdeal) is played on as it lies, not refused (R7)."""
         if self.finished:
             raise IllegalPlay("the match is over")
         if self.in_round:
@@ -158,7 +163,7 @@ class Match:
                 if len(fl) != 4:
                     raise IllegalPlay(f"the initial floor has 4 cards, not {len(fl)}")
                 bad = misdeal_cards(self.rules, fl)
-                if bad:
+                if bad and not as_seen:
                     raise IllegalPlay(
                         f"misdeal: {' '.join(bad)} on the initial floor must be returned "
                         "and replaced (R1.3)"

@@ -138,3 +138,25 @@ def test_store_keeps_every_event_and_a_restart_resumes_from_it(tmp_path):
     assert [f["status"] for f in resumed.state.fouls()].count("accepted") == 1
     assert replay(store.events(info.id)).to_dict() == resumed.state.to_dict()
     store.close()
+
+
+def test_a_skipped_misdeal_fix_is_flagged_and_play_goes_on_from_the_floor_r1_3():
+    # R1.3: a J on the initial floor must go back and be replaced; here the dealer does not,
+    # and the first play lands on that floor (or the camera misread a floor card as a J).
+    # The referee is told (a misdeal prompt) and the game goes on from the floor as it
+    # lies (R7): no crash, the play judged, and replaying the events gives the same state
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    table.feed_snapshot(Snapshot(0.0, frozenset()))
+    table.feed_snapshot(Snapshot(1.0, frozenset({"JC", "2S", "5H", "9D"})))
+    # seat 1 (after dealer 0) plays the 4C: it takes nothing (no 4, no pair summing to 4)
+    table.feed_snapshot(Snapshot(3.0, frozenset({"JC", "2S", "5H", "9D", "4C"})))
+    kinds = [(e.type, e.data.get("kind")) for e in log]
+    started = next(e for e in log if e.type == "round_started")
+    assert set(started.data["floor"]) == {"JC", "2S", "5H", "9D"}
+    assert started.data["misdeal"] == ["JC"]
+    assert ("prompt", "misdeal") in kinds
+    (turn,) = [e for e in log if e.type == "turn"]
+    assert turn.data["card"] == "4C" and not turn.data.get("takes")
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()

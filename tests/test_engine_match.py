@@ -134,6 +134,15 @@ def test_physical_misdeal_is_refused_r1_3():
     assert not m.in_round
 
 
+def test_a_misdeal_floor_the_referee_was_told_of_is_played_on_as_it_lies_r1_3_r7():
+    m = Match(CLASSIC, players=2)
+    m.start_round(floor=["JC", "2S", "3S", "4S"], as_seen=True)
+    assert m.in_round
+    # the J lies on the floor: only a sweep takes it (R2.5); a 5 takes 2+3 and leaves J and 4
+    r = m.play("5H")
+    assert set(r.takes) == {"2S", "3S"} and set(r.floor_after) == {"JC", "4S"}
+
+
 def test_force_applies_a_foul_as_seen_without_basra():
     m = Match(CLASSIC, players=2, dealer=0)
     m.start_round(floor=["4S", "6C", "2H", "KD"])
