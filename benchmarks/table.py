@@ -286,6 +286,7 @@ def main() -> None:
     ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")
     ap.add_argument("--render-only", action="store_true", help="render the videos, stop")
     ap.add_argument("--trace", type=Path, help="write a trace of each match into this folder")
+    ap.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     args.keep = args.videos is not None
@@ -302,7 +303,7 @@ def main() -> None:
     if not args.labels:
         from vision.recognizer import Recognizer
 
-        recognizer = Recognizer()
+        recognizer = Recognizer(args.models)
     rows = []
     with tempfile.TemporaryDirectory(prefix="basra-bench-") as tmp:
         folder = args.videos or Path(tmp)
