@@ -80,7 +80,8 @@ class Recognizer:
     long, not 100, two sure disagreeing reads in one card box taken for two cards, and a card
     seen without an index looked at again larger, and every index read all four quarter turns
     round (video: only the unsure ones), by the classifiers of `classifiers` averaged (three
-    shipped; video: `classifier` alone).
+    shipped; video: `classifier` alone), and each card's face read too (`face`: figure or
+    number, rank, suit multiplied into its corner reads; video: not read).
     Photo sets read better so, but the table controller,
     tuned to the video reads, referees whole matches worse with the first two, and the third
     would add a full-size detector pass to a fifth of table video frames (a face-down pile
@@ -188,7 +189,8 @@ class Recognizer:
         self._det_in = self.det.get_inputs()[0].name
         self._cls_inputs = [s.get_inputs()[0].name for s in self.classifiers]
         # the face reader (still reads): a card's whole face (pips, figure) read from its box
-        # and multiplied into its corner reads, `face_weight` its exponent (0: not read)
+        # and multiplied into its corner reads, three exponents (figure or number, rank, suit;
+        # all 0 or no "face" named: not loaded, as for video reads)
         named = bool(meta.get("face"))
         self.face_weight = float(meta.get("face_weight", 0.0)) if named else 0.0
         self.face_suit_weight = float(meta.get("face_suit_weight", 0.0)) if named else 0.0
@@ -333,10 +335,11 @@ class Recognizer:
     def _faces_of(self, groups, frame: np.ndarray | None) -> dict[int, np.ndarray]:
         """What the face reader multiplies into the reads of the groups it speaks for: whether
         the card is a figure, its rank and its suit, each to its own power (`face_court_weight`,
-        `face_weight`, `face_suit_weight`: how far each is trusted beside the corners). Of the index groups sharing a card box it speaks for the
-        one its face agrees with most (the others are corners of cards beneath or on top).
-        Court figures are told from number cards but not from each other (J, Q and K share
-        their probability): a design's figures are its own."""
+        `face_weight`, `face_suit_weight`: how far each is trusted beside the corners). Of the
+        index groups sharing a card box it speaks for the one its face agrees with most (the
+        others are corners of cards beneath or on top). Court figures are told from number
+        cards but not from each other (J, Q and K share their probability): a design's figures
+        are its own."""
         if self.face is None or frame is None:
             return {}
         boxes: dict[tuple, list[int]] = {}
@@ -345,17 +348,7 @@ class Recognizer:
                 boxes.setdefault(tuple(card_box), []).append(g)
         if not boxes:
             return {}
-        crops = np.stack([self._face_crop(frame, box) for box in boxes])
-        x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
-        probs = (
-            sum(
-                self.face.run(None, {self._face_in: np.ascontiguousarray(np.rot90(x, t, (2, 3)))})[
-                    0
-                ]
-                for t in range(4)
-            )
-            / 4
-        )
+        probs = self._read_faces(np.stack([self._face_crop(frame, box) for box in boxes]))
         out = {}
         for p, gs in zip(probs, boxes.values(), strict=True):
             by = p.reshape(13, 4)  # CODES: rank-major, suits S H D C
@@ -363,12 +356,23 @@ class Recognizer:
             rank[_COURTS] = rank[_COURTS].mean()
             face = np.outer(rank, suit).ravel()
             joint = [float(np.dot(face, sum(m.probs for m in groups[g][0]))) for g in gs]
-            court = np.full(13, 1.0 - 3 * rank[10])
-            court[_COURTS] = 3 * rank[10]  # the chance that the card is a figure
+            figure = float(rank[_COURTS].sum())  # the chance that the card is a figure
+            court = np.full(13, 1.0 - figure)
+            court[_COURTS] = figure
             court = np.clip(court, 1e-6, 1.0) ** self.face_court_weight
             weight = np.outer(court * rank**self.face_weight, suit**self.face_suit_weight).ravel()
             out[gs[int(np.argmax(joint))]] = weight
         return out
+
+    def _read_faces(self, crops: np.ndarray) -> np.ndarray:
+        """The face reader's probabilities for BGR card crops (N, s, s, 3), the four quarter
+        turns averaged (a squared-up card may lie either way up or across)."""
+        x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
+        runs = [
+            self.face.run(None, {self._face_in: np.ascontiguousarray(np.rot90(x, t, (2, 3)))})[0]
+            for t in range(4)
+        ]
+        return np.mean(runs, axis=0)
 
     def _face_crop(self, frame: np.ndarray, box) -> np.ndarray:
         crop = face_crop(frame, box, CROP_PX)
