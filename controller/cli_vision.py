@@ -154,8 +154,8 @@ def train(
     face_epochs: int | None = typer.Option(None, "--face-epochs", min=1),
     det_images: int | None = typer.Option(None, "--det-images", min=4),
     threads: int | None = typer.Option(None, "--threads", min=1),
-    stages: str = typer.Option(
-        "data,det,cls,face,export", "--stages", help="Comma-separated stages."
+    stages: str | None = typer.Option(
+        None, "--stages", help="Comma-separated stages (default: data,det,cls,face,export)."
     ),
     real: Path | None = typer.Option(
         None,
@@ -172,13 +172,13 @@ def train(
             "training needs the train extra (pip install -e '.[train]' in its own environment, "
             "e.g. /tmp/basra-train-venv); this Python lacks ultralytics"
         ) from None
-    from vision.train import MODELS, REPO, TrainConfig, run
+    from vision.train import MODELS, REPO, STAGES, TrainConfig, run
 
-    chosen = tuple(s.strip() for s in stages.split(",") if s.strip())
-    bad = [s for s in chosen if s not in ("data", "det", "cls", "face", "export")]
+    chosen = STAGES if stages is None else tuple(s.strip() for s in stages.split(",") if s.strip())
+    bad = [s for s in chosen if s not in STAGES]
     if bad or not chosen:
         raise UserError(
-            f"--stages: unknown stage {bad[0] if bad else '(none)'}; use data,det,cls,face,export"
+            f"--stages: unknown stage {bad[0] if bad else '(none)'}; use {','.join(STAGES)}"
         )
     work = work or REPO / "runs" / ("smoke" if smoke else "train")
     out = out or (work / "models" if smoke else MODELS)

@@ -49,7 +49,7 @@ def _pick_deck(
     if len(designs) < most:
         from vision.synthdeck import synth_deck
 
-        designs.append(synth_deck(rng, deck, pips=pips or None))
+        designs.append(synth_deck(rng, deck, pips=pips))
     return designs[int(rng.integers(len(designs)))]
 
 

@@ -375,10 +375,8 @@ class Recognizer:
         return np.mean(runs, axis=0)
 
     def _face_crop(self, frame: np.ndarray, box) -> np.ndarray:
-        crop = face_crop(frame, box, CROP_PX)
-        if crop.shape[0] != self.cls_size:
-            crop = cv2.resize(crop, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
-        return crop
+        """The face reader's view of one card: square cut about its box, squared up, resized."""
+        return self._sized(face_crop(frame, box, CROP_PX))
 
     def _corners_of_one(self, a: IndexHit, b: IndexHit) -> bool:
         """Whether two indices with no card box around them can be one card's opposite corners:
@@ -418,7 +416,10 @@ class Recognizer:
 
     def _crop(self, frame: np.ndarray, box) -> np.ndarray:
         """The classifier's view of one index: square cut, squared up, resized."""
-        crop = square_up(index_crop(frame, box, CROP_PX))
+        return self._sized(square_up(index_crop(frame, box, CROP_PX)))
+
+    def _sized(self, crop: np.ndarray) -> np.ndarray:
+        """A square crop at the networks' input size."""
         if crop.shape[0] != self.cls_size:
             crop = cv2.resize(crop, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
         return crop

@@ -130,8 +130,8 @@ class PipStyle:
 
 
 def _pip_layer(code: str, style: PipStyle, w: int, h: int) -> np.ndarray:
-    """A card-sized alpha layer with the number card's pips in the standard layout (those in the
-    lower half upside down, as printed)."""
+    """A card-sized alpha layer with the number card's pips where `style.layouts` puts them
+    (those in the lower half upside down, as printed)."""
     layer = np.zeros((h, w), np.float32)
     size = (style.ace if code[0] == "A" else style.size) * h
     g = _glyph(f"{style.font}|{code[1]}", size, 1.0, style.bold_px)

@@ -20,6 +20,7 @@ MODELS = REPO / "models"
 DET_ONNX = "card_index_det.onnx"
 CLS_ONNX = "card_index_cls.onnx"
 FACE_ONNX = "card_face_cls.onnx"
+STAGES = ("data", "det", "cls", "face", "export")  # what `run` does, in this order
 
 
 @dataclass
@@ -65,7 +66,7 @@ class TrainConfig:
     train_decks: tuple[str, ...] = TRAIN_DECKS
     val_deck: str = HOLDOUT_DECK
     threads: int = 2
-    stages: tuple[str, ...] = ("data", "det", "cls", "face", "export")
+    stages: tuple[str, ...] = STAGES
     resume_det: str | None = None
     min_confidence: float = 0.1
     # labelled real photos (vision.realdata.TRAIN_PARTS of them) join both training sets when
