@@ -185,6 +185,11 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     score = score_record(truth["record"])
     result = table.result()
     exact = all(result.get(k) == score[k] for k in ("rounds", "totals", "winner"))
+    # Rounds scored exactly (the round's whole score line), and rounds the controller ended
+    # short (the next deal seen before 48 plays): one missed play must not cost later rounds.
+    got = result.get("rounds") or []
+    rounds_exact = sum(1 for a, b in zip(got, score["rounds"], strict=False) if a == b)
+    rounds_short = sum(1 for rnd in table.state.rounds if getattr(rnd, "short", False))
     injected = {(f["round"], f["play"], f["card"], f["kind"]) for f in truth["fouls"]}
     flagged = {(f["round"], f["play"], f["card"], f["kind"]) for f in result["fouls"]}
     marks, touch = {}, {}
@@ -218,6 +223,9 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         "seed": truth["seed"],
         "rounds": len(truth["record"]["rounds"]),
         "exact": exact,
+        "rounds_exact": rounds_exact,
+        "rounds_short": rounds_short,
+        "rounds_seen": len(got),
         "totals": result["totals"],
         "true_totals": score["totals"],
         "fouls_injected": len(injected),
@@ -315,6 +323,7 @@ def main() -> None:
                 print(
                     f"match {i:2d} {row['variant']:9s} {row['players']}p: "
                     f"{'exact' if row['exact'] else 'WRONG'} {row['totals']} "
+                    f"rounds {row['rounds_exact']}/{row['rounds']} exact "
                     f"(true {row['true_totals']}), fouls {row['fouls_flagged']}/"
                     f"{row['fouls_injected']}, false {len(row['false_fouls'])}, "
                     f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video",
@@ -337,6 +346,9 @@ def main() -> None:
         "deck": args.deck,
         "scored_exactly": sum(r["exact"] for r in rows),
         "share_exact": round(sum(r["exact"] for r in rows) / max(1, len(rows)), 3),
+        "rounds_scored_exactly": sum(r["rounds_exact"] for r in rows),
+        "rounds_ended": sum(r["rounds_seen"] for r in rows),
+        "rounds_ended_short": sum(r["rounds_short"] for r in rows),
         "fouls_injected": sum(r["fouls_injected"] for r in rows),
         "fouls_flagged": sum(r["fouls_flagged"] for r in rows),
         "false_fouls": sum(len(r["false_fouls"]) for r in rows),

@@ -22,6 +22,7 @@ from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import (
     CardLaid,
     MisdealPrompt,
+    NewDeal,
     ObservedTurn,
     Reread,
     RoundStart,
@@ -288,6 +289,8 @@ class Table:
             return self._turn(intent)
         if isinstance(intent, Reread):
             return self._reread(intent)
+        if isinstance(intent, NewDeal):
+            return self._new_deal(intent)
         raise TypeError(f"unknown intent {intent!r}")
 
     def _reread(self, intent: Reread) -> list[Event]:
@@ -431,22 +434,55 @@ class Table:
             t,
         )
 
-    def _end_round(self, t: float) -> list[Event]:
+    def _new_deal(self, intent: NewDeal) -> list[Event]:
+        """The next round is being dealt before 48 plays were seen (the camera missed some):
+        what the turns made of the dealt cards is taken back (the camera's own `undo`), the
+        prompts they raised are settled, and the round ends short, scored from the plays seen;
+        the referee is told (R7). Then the deal is read afresh, every code possible again."""
+        out: list[Event] = []
+        rnd = self.state.current_round
+        for tr in reversed(rnd.live_turns()):
+            if tr.t <= intent.t_cleared:
+                break
+            data = {"action": "undo", "target": tr.event_id, "payload": {"by": "camera"}}
+            out.append(self._emit(ev.REFEREE, data, intent.t))
+        for p in self.state.prompts:
+            if p.open and p.kind in ("show_card", "unreadable", "reread"):
+                note = {"kind": "cleared", "text": "the next deal began: no turn", "seat": None}
+                out.append(self._emit(ev.PROMPT, {**note, "closes": p.event_id}, intent.t))
+        self._show_prompt = None
+        seen = len(rnd.live_turns())
+        out += self._end_round(intent.t, short=True)
+        text = (
+            f"round {rnd.index + 1} ended after {seen} of 48 plays: the camera missed "
+            f"{48 - seen}; check the round's score"
+        )
+        out.append(
+            self._emit(
+                ev.PROMPT,
+                {"kind": "short_round", "text": text, "seat": None, "round": rnd.index},
+                intent.t,
+            )
+        )
+        self.tracker.read_afresh()
+        return out
+
+    def _end_round(self, t: float, short: bool = False) -> list[Event]:
         probe = self.state.match.copy()
-        score = probe.end_round()
+        short = short and not probe.round_over
+        score = probe.end_round(short=short)
         from controller.table_state import _round_score_dict
 
-        out = [
-            self._emit(
-                ev.ROUND_ENDED,
-                {"round": self.state.current_round.index, **_round_score_dict(score)},
-                t,
-            )
-        ]
+        data = {"round": self.state.current_round.index, **_round_score_dict(score)}
+        if short:
+            data.update(short=True, plays=probe.plays_in_round)
+        out = [self._emit(ev.ROUND_ENDED, data, t)]
         out.append(self._score_event(t))
         m = self.state.match
         if m.finished:
             out.append(self._emit(ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}, t))
+        elif short:
+            self.turns.expect_deal(require_empty=False)  # the floor was seen cleared
         else:
             self.turns.expect_deal(require_empty=True, leftovers=self._leftovers())
         return out
@@ -483,7 +519,10 @@ class Table:
                 if live and live[-1].shown and live[-1].card:
                     self.turns.resume_showing(live[-1].card, live[-1].floor_after)
         elif st.phase == "dealing":
-            self.turns.expect_deal(require_empty=bool(st.rounds), leftovers=self._leftovers())
+            if st.rounds and st.rounds[-1].short:  # the floor was seen cleared for this deal
+                self.turns.expect_deal(require_empty=False)
+            else:
+                self.turns.expect_deal(require_empty=bool(st.rounds), leftovers=self._leftovers())
             fix = next(
                 (p for p in reversed(st.prompts) if p.open and p.kind == "misdeal_fix"), None
             )

@@ -74,6 +74,7 @@ class RoundLog:
     floor: tuple[str, ...]
     turns: list[TurnRecord] = field(default_factory=list)
     ended: bool = False
+    short: bool = False  # ended when the camera saw the next deal, before all 48 plays
 
     def live_turns(self) -> list[TurnRecord]:
         return [tr for tr in self.turns if tr.status != UNDONE]
@@ -265,8 +266,8 @@ class TableState:
             for tr in rnd.live_turns():
                 self._apply_turn(m, tr)
             if rnd.ended:
-                if m.round_over:
-                    m.end_round()
+                if m.round_over or rnd.short:
+                    m.end_round(short=rnd.short and not m.round_over)
                 else:
                     self.errors.append(
                         f"round {rnd.index}: ended with {len(rnd.live_turns())} plays, not 48"
@@ -537,8 +538,12 @@ def _round_ended(st: TableState, e: Event) -> None:
     if rnd is None or rnd.ended:
         raise ReplayError(f"event {e.id}: round_ended without a round in progress")
     rnd.ended = True
-    if st.match.round_over:
-        st.match.end_round()
+    st.laid = None
+    # `short`: the camera saw the next deal before all 48 plays (missed plays): the round is
+    # scored from the plays seen; the controller's prompt tells the referee (R7).
+    rnd.short = bool(e.data.get("short")) and not st.match.round_over
+    if st.match.round_over or rnd.short:
+        st.match.end_round(short=rnd.short)
     else:
         st.errors.append(f"round {rnd.index}: ended with {len(rnd.live_turns())} plays, not 48")
 

@@ -86,6 +86,8 @@ class Read:
     unsure: set[str] = field(default_factory=set)
     # floor detections that no possible code names: (box, confidence)
     unreadable: list[tuple[list[float], float]] = field(default_factory=list)
+    # floor detections whose best read names a code gone this round: code -> confidence
+    gone_named: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -212,6 +214,13 @@ class FloorTracker:
         self._delta = None
         read = self._to_read(obs, size, (0, 0))
         return self._accumulate(read)
+
+    def read_afresh(self) -> None:
+        """Forget the last snapshot (its cards, their places, the reference view): the next
+        still view is read anew, every code possible again (the next round's deal)."""
+        self.cards, self._known_conf = {}, {}
+        self._ref, self._delta = None, None
+        self.reset_still()
 
     def reset_still(self) -> None:
         """Forget the reads of the current still period (start accumulating afresh)."""
@@ -362,6 +371,8 @@ class FloorTracker:
         doubt; the turn it makes is held for the referee); with none at all, None."""
         if self._possible(code, box, read):
             return code, conf, False
+        if code in self.gone and code not in read.floor:
+            read.gone_named[code] = max(conf, read.gone_named.get(code, 0.0))
         top = max(float(alts[0][1]), 1e-9) if alts else 1.0
         for alt, share in alts[1:]:  # surest first
             if not self._possible(alt, box, read):
@@ -447,6 +458,9 @@ class FloorTracker:
         # Only a detection as sure as a new card must be counts as a card nobody can name.
         unreadable = sum(1 for b, c in read.unreadable if c >= accept and not _covered(b, named))
         renamed = tuple(r for r in self.renames[n_renames:] if r[1] in floor)
+        # Codes gone this round that the last read named surely on the floor: one or two are
+        # misreads; several at once on a fresh floor are the next round's deal (the Table).
+        gone_read = frozenset(c for c, v in read.gone_named.items() if v >= accept)
         self._done, self._reads = True, []
         self.cards = {c: boxes[c] for c in floor if c in boxes}
         self._known_conf = {c: mean.get(c, self._known_conf.get(c, 1.0)) for c in floor}
@@ -459,6 +473,7 @@ class FloorTracker:
             unreadable=unreadable,
             confidences=tuple(sorted((c, round(mean.get(c, 1.0), 3)) for c in floor)),
             renamed=renamed,
+            gone_read=gone_read,
         )
 
     def _keep_untouched(

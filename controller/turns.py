@@ -23,6 +23,7 @@ class Snapshot:
     confidences: tuple[tuple[str, float], ...] = ()  # (code, mean confidence) of the reads
     # (earlier code, code): a card that did not move, read better: the earlier read was wrong
     renamed: tuple[tuple[str, str], ...] = ()
+    gone_read: frozenset[str] = frozenset()  # codes gone this round, read surely on the floor
 
     def confidence_of(self, code: str) -> float | None:
         return next((c for k, c in self.confidences if k == code), None)
@@ -76,6 +77,18 @@ class CardLaid:
 
 
 @dataclass(frozen=True)
+class NewDeal:
+    """The next round's deal began before the turns saw all 48 plays (some were missed): the
+    floor was cleared at `t_cleared`, then fresh cards came that were already played this
+    round (one deck: only a new deal brings them back). The round ends short; what the turns
+    made of the dealt cards since `t_cleared` is taken back."""
+
+    t_cleared: float
+    t: float
+    gone_read: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class ShowCardPrompt:
     """Cards left the floor but the played card was never seen (a fast lay-and-scoop)."""
 
@@ -120,7 +133,15 @@ Intent = (
     | ShowCancelled
     | UnreadablePrompt
     | Reread
+    | NewDeal
 )
+
+# A new deal lays 4 cards (DESIGN: dealt one by one, face up) on a cleared floor.
+DEAL_FLOOR = 4
+# Codes gone this round read surely on a fresh floor that prove a new deal. One is not enough
+# even near the round's end: a misread of the last cards played names a gone code as often
+# (seen on the held-out deck: the round's last JD read as the JD "played" by a misread).
+NEW_DEAL_GONE = 2
 
 DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
 
@@ -150,6 +171,8 @@ class TurnTracker:
     _card_conf: float | None = None
     _after: frozenset[str] = frozenset()
     _unreadable: frozenset[str] | None = None
+    _cleared_t: float | None = None  # when the floor was last seen empty in a round
+    _fresh: int = 0  # the most cards seen on the floor since (none left it)
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
@@ -163,6 +186,7 @@ class TurnTracker:
         self._leftovers = frozenset(leftovers)
         self._last4 = None
         self._prompted = frozenset()
+        self._cleared_t = None
 
     def set_floor(self, floor: frozenset[str] | tuple[str, ...]) -> None:
         """The floor is known to be `floor` (round started, referee decision): wait for a play."""
@@ -200,6 +224,9 @@ class TurnTracker:
         }[self.mode]
         out: list[Intent] = []
         if self.mode != DEAL:  # a new round's deal: nothing played yet to rename
+            deal = self._new_deal(snap)
+            if deal is not None:
+                return [deal]
             out += [self._rename(a, b, snap.t) for a, b in snap.renamed]
         out += handler(snap)
         if snap.unreadable and self.mode == IDLE and self.floor == snap.floor:
@@ -210,6 +237,28 @@ class TurnTracker:
                 self._unreadable = key
                 out.append(UnreadablePrompt(self.floor, snap.floor, snap.t, snap.unreadable))
         return out
+
+    def _new_deal(self, snap: Snapshot) -> NewDeal | None:
+        """Whether the next round is being dealt though the turns still expect plays.
+
+        Only a deal lays cards on a cleared floor that were already played this round (one
+        deck): at least NEW_DEAL_GONE such codes read surely among at most 4 cards that came
+        one by one with none taken."""
+        n = len(snap.floor) + snap.unreadable
+        if n == 0:
+            self._cleared_t, self._fresh = snap.t, 0
+            return None
+        if self._cleared_t is None:
+            return None
+        if n < self._fresh or n > DEAL_FLOOR:
+            self._cleared_t = None  # cards were taken, or play went on: not a deal
+            return None
+        self._fresh = n
+        if len(snap.gone_read) >= NEW_DEAL_GONE:
+            deal = NewDeal(self._cleared_t, snap.t, snap.gone_read)
+            self.expect_deal(require_empty=False)
+            return deal
+        return None
 
     def _deal(self, snap: Snapshot) -> list[Intent]:
         s = snap.floor

@@ -336,13 +336,21 @@ class Match:
         return judge(self.rules, floor, c, after, self._history)
 
     # -- round end ---------------------------------------------------------------------
-    def end_round(self) -> RoundScore:
+    def end_round(self, short: bool = False) -> RoundScore:
         """Score the finished round: leftovers to the last capturer (R3.5), R4 scoring,
-        totals, the match decision (R5), and the deal passes on (R1.5)."""
-        if not self.round_over:
+        totals, the match decision (R5), and the deal passes on (R1.5).
+
+        `short`: a physical round the camera saw end (the next deal began) before it saw all
+        48 plays: scored from the plays it saw (R7: the referee is told and may correct the
+        turns); the record marks it `"short": true`."""
+        if short and not self.physical:
+            raise IllegalPlay("only a physical round can end short (its deck is known)")
+        if not self.in_round or not (self.round_over or short):
             raise IllegalPlay(
                 f"the round is not finished ({self.plays_in_round} of {PLAYS_PER_ROUND} plays)"
             )
+        if not self.round_over:
+            self.log[-1]["short"] = True
         leftover = self._last_capturer
         if leftover is not None and self._floor:
             self._captured[leftover].extend(self._floor)  # R3.5: never a basra

@@ -39,6 +39,7 @@ class RoundRecord:
     deck: tuple[str, ...] | None
     floor: tuple[str, ...] | None
     plays: tuple[PlayRecord, ...]
+    short: bool = False  # physical: the camera saw the next deal before all 48 plays
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,17 @@ def load_record(obj_or_path: Any) -> Record:
         if not isinstance(plays_obj, list):
             raise RecordError(f"{where}.plays: expected a list of plays")
         plays = tuple(_play(p, f"{where}.plays[{i}]") for i, p in enumerate(plays_obj))
-        rounds.append(RoundRecord(dealer, deck, floor, plays))
+        short = ro.get("short", False)
+        if not isinstance(short, bool):
+            raise RecordError(f"{where}.short: expected true or false")
+        if short and floor is None:
+            raise RecordError(f'{where}.short: only a physical round (with "floor") can be short')
+        if short and len(plays) >= PLAYS_PER_ROUND:
+            raise RecordError(
+                f"{where}.short: a short round has fewer than {PLAYS_PER_ROUND} plays, "
+                f"this one has {len(plays)}"
+            )
+        rounds.append(RoundRecord(dealer, deck, floor, plays, short))
     return Record(rules.name, players, rules, tuple(rounds))
 
 
@@ -161,7 +172,7 @@ def replay(record: Record, rules: RuleSet | None = None) -> Match:
             m.start_round(deck=rd.deck, floor=rd.floor)
         except IllegalPlay as exc:
             raise RecordError(f"{where}: {exc}") from exc
-        if len(rd.plays) != PLAYS_PER_ROUND:
+        if len(rd.plays) != PLAYS_PER_ROUND and not rd.short:
             raise RecordError(
                 f"{where}.plays: a round has {PLAYS_PER_ROUND} plays, this one has {len(rd.plays)}"
             )
@@ -173,7 +184,7 @@ def replay(record: Record, rules: RuleSet | None = None) -> Match:
                     m.play(p.card, takes=p.takes)
             except (IllegalPlay, JudgeError, CardError) as exc:
                 raise RecordError(f"{where}.plays[{i}]: {exc}") from exc
-        m.end_round()
+        m.end_round(short=rd.short)
     return m
 
 

@@ -143,6 +143,29 @@ def test_a_misdeal_floor_the_referee_was_told_of_is_played_on_as_it_lies_r1_3_r7
     assert set(r.takes) == {"2S", "3S"} and set(r.floor_after) == {"JC", "4S"}
 
 
+def test_a_physical_round_the_camera_saw_end_early_is_scored_from_the_plays_seen_r3_5_r4():
+    m = Match(CLASSIC, players=2, dealer=0)
+    m.start_round(floor=["4S", "6C", "2H", "KD"])
+    with pytest.raises(IllegalPlay, match="not finished"):
+        m.end_round()
+    m.play("TD")  # seat 1 takes 4S + 6C (sum 10)
+    m.play("AH")  # seat 0 trails
+    # the next deal began (the camera missed the other 46 plays): the round ends as seen
+    s = m.end_round(short=True)
+    # R3.5: the floor left (2H AH KD) goes to the last capturer, seat 1: 6 cards; R4.3: TD 3
+    # and AH 1 are his; nobody has 27 cards
+    assert s.cards == [0, 6] and s.point_cards == [0, 4] and s.score == [0, 4]
+    assert m.totals == [0, 4] and not m.in_round and m.dealer == 1
+    assert m.export()["rounds"][0]["short"] is True
+
+
+def test_only_a_physical_round_can_end_short():
+    m = Match(CLASSIC, players=2, dealer=0)
+    m.start_round(deck=list(FULL_DECK))
+    with pytest.raises(IllegalPlay, match="only a physical round"):
+        m.end_round(short=True)
+
+
 def test_force_applies_a_foul_as_seen_without_basra():
     m = Match(CLASSIC, players=2, dealer=0)
     m.start_round(floor=["4S", "6C", "2H", "KD"])

@@ -166,6 +166,41 @@ def test_illegal_plays_name_round_and_play():
         score_record(wrong_dealer)
 
 
+def test_a_short_physical_round_is_scored_as_seen_and_checked():
+    # A round the table ended when the next deal was seen before 48 plays (R7): physical
+    # rounds only, marked "short", fewer than 48 plays.
+    rec = {
+        "variant": "classic",
+        "players": 2,
+        "rounds": [
+            {
+                "dealer": 0,
+                "floor": ["4S", "6C", "2H", "KD"],
+                "plays": [{"card": "TD"}, {"card": "AH"}],
+                "short": True,
+            }
+        ],
+    }
+    out = score_record(rec)
+    # R3.5: 2H AH KD left go to seat 1 (the last capturer): 6 cards; TD 3 + AH 1 (R4.3)
+    assert out["rounds"][0]["cards"] == [0, 6] and out["totals"] == [0, 4]
+    assert out["finished"] is False
+    bad = copy.deepcopy(rec)
+    bad["rounds"][0]["short"] = "yes"
+    with pytest.raises(RecordError, match=r"rounds\[0\]\.short: expected true or false"):
+        score_record(bad)
+    digital = {
+        **rec,
+        "rounds": [{"dealer": 0, "deck": list(FULL_DECK), "plays": [], "short": True}],
+    }
+    with pytest.raises(RecordError, match=r"rounds\[0\]\.short: only a physical round"):
+        score_record(digital)
+    unmarked = copy.deepcopy(rec)
+    del unmarked["rounds"][0]["short"]
+    with pytest.raises(RecordError, match=r"a round has 48 plays, this one has 2"):
+        score_record(unmarked)
+
+
 def test_round_after_the_match_was_decided_is_an_error(classic_record):
     rec = copy.deepcopy(classic_record)
     rec["rounds"].append(copy.deepcopy(rec["rounds"][-1]))

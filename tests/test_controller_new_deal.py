@@ -1,0 +1,148 @@
+"""A round the camera saw only part of still ends when the next deal is laid (R1.4, R3.5, R7).
+
+The table counts 48 plays to know a round is over; a play the camera missed must not make it
+take the next round's fresh floor for more of the old round. One deck (R1.1): only a new deal
+brings back cards already played this round, so fresh cards on a cleared floor that were
+already played end the round (short, scored from the plays seen, the referee told) and the
+next round is refereed from its own deal.
+"""
+
+from __future__ import annotations
+
+from controller.simulator import simulate
+from controller.table import Table
+from controller.table_state import replay
+from controller.turns import Snapshot
+from engine.record import load_record, score_record
+from engine.record import replay as replay_record
+
+
+def one_deck_view(table: Table, t: float, floor: frozenset[str]) -> Snapshot:
+    """The floor as the tracker reports it: a card whose code was already played this round
+    cannot be named (one deck); it is counted unreadable and its code listed as read."""
+    gone = frozenset(floor) & table.tracker.gone
+    return Snapshot(t, frozenset(floor) - gone, unreadable=len(gone), gone_read=gone)
+
+
+def feed(table: Table, floors) -> None:
+    for t, floor in floors:
+        table.feed_snapshot(one_deck_view(table, t, floor))
+
+
+def _missed_capture_floors(video, rnd: int = 0):
+    """The still floors with one capture of round `rnd` never seen (laid and scooped while
+    the camera looked away), and that play."""
+    plays = video.game.rounds[rnd].plays
+    p = next(
+        p for p in plays
+        if p.index >= 6 and not p.fast and set(p.floor_before) - set(p.floor_after)
+        and not plays[p.index + 1].fast
+    )  # fmt: skip
+    marks: dict = {}
+    for m in video.marks():  # the first mark of each play: the card landing
+        if "play" in m:
+            marks.setdefault((m["round"], m["play"]), m["t"])
+    t0, t1 = marks[(rnd, p.index)], marks[(rnd, p.index + 1)]
+    return [(t, f) for t, f in video.still_floors() if not t0 < t <= t1], p
+
+
+def test_a_missed_play_ends_the_round_at_the_next_deal_and_the_next_round_is_exact():
+    video = simulate("classic", 2, 61, rounds=2, fouls=0, fast_share=0.0)
+    assert len(video.game.rounds) == 2
+    floors, missed = _missed_capture_floors(video)
+    log: list = []
+    table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    feed(table, floors)
+
+    ended = [e for e in log if e.type == "round_ended"]
+    assert len(ended) == 2
+    # Round 0: the camera saw 47 of its 48 plays; it ends when the next deal is laid.
+    assert ended[0].data["short"] is True and ended[0].data["plays"] == 47
+    short = [e for e in log if e.type == "prompt" and e.data["kind"] == "short_round"]
+    assert len(short) == 1 and "47 of 48 plays" in short[0].data["text"]
+    # Round 1 starts from its own deal and is refereed exactly: 48 plays, the true score.
+    started = [e for e in log if e.type == "round_started"]
+    assert [sorted(e.data["floor"]) for e in started] == [
+        sorted(r.floor) for r in video.game.rounds
+    ]
+    assert "short" not in ended[1].data
+    truth = score_record(video.game.record)
+    result = table.result()
+    assert result["rounds"][1] == truth["rounds"][1]
+    # Nothing made of the dealt cards stays in round 0: every live turn there is a real play
+    # of round 0 (its card was played in round 0), and no play of round 1 is lost.
+    r0_cards = {p.card for p in video.game.rounds[0].plays}
+    assert all(tr.card in r0_cards for tr in table.state.rounds[0].live_turns())
+    assert missed.card not in {tr.card for tr in table.state.rounds[0].live_turns()}
+    assert len(table.state.rounds[1].live_turns()) == 48
+    assert table.state.errors == []
+    assert replay(log).to_dict() == table.state.to_dict()
+    # The exported record marks the short round, and reads back to the same score.
+    record = table.state.match.export()
+    assert record["rounds"][0]["short"] is True and len(record["rounds"][0]["plays"]) == 47
+    assert score_record(record) == table.state.score()
+    assert replay_record(load_record(record)).totals == result["totals"]
+
+
+def test_a_table_restarted_during_the_fresh_deal_resumes_on_it():
+    video = simulate("classic", 2, 61, rounds=2, fouls=0, fast_share=0.0)
+    floors, _missed = _missed_capture_floors(video)
+    whole = Table("classic", 2, video.game.rounds[0].dealer)
+    feed(whole, floors)
+    log: list = []
+    first = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    cut = None
+    for i, (t, floor) in enumerate(floors):
+        first.feed_snapshot(one_deck_view(first, t, floor))
+        if any(e.type == "round_ended" for e in log):
+            cut = i + 1
+            break
+    assert cut is not None and first.state.phase == "dealing"
+    again = Table("classic", 2, 0, events=log)
+    feed(again, floors[cut:])
+    assert again.result() == whole.result()
+
+
+def _swept_table() -> tuple[Table, list]:
+    """Classic, dealer 0: seat 1's TS takes A 2 3 4 (sum 10): every floor card, a basra (R3.1)."""
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    feed(table, [(0.0, frozenset()), (1.0, frozenset({"AS", "2H", "3D", "4C"}))])
+    feed(table, [(2.0, frozenset({"AS", "2H", "3D", "4C", "TS"})), (3.0, frozenset())])
+    (turn,) = [e for e in log if e.type == "turn"]
+    assert turn.data["basra"] is True
+    return table, log
+
+
+def test_one_card_read_as_an_played_code_after_a_basra_is_not_a_new_deal():
+    # Mid-round, after a basra: the next card is trailed and first read as the 3D (captured
+    # in the basra): a misread, not a deal (47 plays still to come). The round goes on.
+    table, log = _swept_table()
+    table.feed_snapshot(Snapshot(4.0, frozenset(), unreadable=1, gone_read=frozenset({"3D"})))
+    feed(table, [(5.0, frozenset({"6H"}))])
+    assert not [e for e in log if e.type == "round_ended"]
+    turns = [e for e in log if e.type == "turn"]
+    assert [e.data["card"] for e in turns] == ["TS", "6H"]
+    assert turns[-1].data["verdict"] == "trail"
+
+
+def test_two_played_codes_dealt_on_a_cleared_floor_end_the_round_short():
+    # Two cards already captured this round come back on the cleared floor: one deck, so the
+    # deck was gathered and dealt again (the round was over, its last plays missed).
+    table, log = _swept_table()
+    feed(table, [(4.0, frozenset({"6H"})), (5.0, frozenset({"6H", "AS"}))])
+    feed(table, [(6.0, frozenset({"6H", "AS", "3D"}))])
+    (ended,) = [e for e in log if e.type == "round_ended"]
+    assert ended.data["short"] is True and ended.data["plays"] == 1
+    # the 6H turn (a dealt card taken for a trail) was taken back by the camera
+    undone = [e for e in log if e.type == "referee" and e.data["action"] == "undo"]
+    assert len(undone) == 1 and undone[0].data["payload"] == {"by": "camera"}
+    assert [tr.card for tr in table.state.rounds[0].live_turns()] == ["TS"]
+    # R4: seat 1 took 4 cards with a basra (10) and the AS (1): 11; nobody has 27 cards.
+    assert ended.data["score"] == [0, 11]
+    # the fourth card completes the new round's deal (every code possible again)
+    feed(table, [(7.0, frozenset({"6H", "AS", "3D", "KC"}))])
+    started = [e for e in log if e.type == "round_started"]
+    assert sorted(started[-1].data["floor"]) == ["3D", "6H", "AS", "KC"]
+    assert table.state.phase == "playing" and table.state.errors == []
+    assert replay(log).to_dict() == table.state.to_dict()
