@@ -286,6 +286,13 @@ def create_app(
         """Undo the last turn that is still in force."""
         return decide(match_id, "undo", None, {})
 
+    @app.post("/api/matches/{match_id}/end-round", **ref)
+    def end_round(match_id: str) -> dict[str, Any]:
+        """End the round in progress as the camera saw it (RULES.md R7): for a round whose
+        plays the camera partly missed and that no next deal will end (the match's last);
+        scored from the plays seen, leftovers to the last capturer (R3.5)."""
+        return decide(match_id, "end_round", None, {})
+
     # -- live stream --------------------------------------------------------------------------
 
     @app.websocket("/api/matches/{match_id}/ws")

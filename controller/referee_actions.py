@@ -18,12 +18,12 @@ from controller.table_state import PENDING, UNDONE, TableState
 # (match_id, action, target, payload) -> the appended referee event
 RefereeSink = Callable[[str, str, "int | None", dict[str, Any]], Event]
 
-ACTIONS = ("confirm", "correct", "accept_foul", "reject_foul", "undo")
+ACTIONS = ("confirm", "correct", "accept_foul", "reject_foul", "undo", "end_round")
 
 
 def plan_decision(
     state: TableState, action: str, target: int | None, payload: dict[str, Any]
-) -> tuple[int, dict[str, Any]]:
+) -> tuple[int | None, dict[str, Any]]:
     """Check a decision against the replayed state; returns (target, payload) to record.
 
     Raises NotFound (no such turn or prompt), UserError (bad card, wrong kind) or Conflict
@@ -37,6 +37,11 @@ def plan_decision(
         if not live:
             raise Conflict("nothing to undo: no turn played yet in the current round")
         return live[-1].event_id, {}
+    if action == "end_round":
+        rnd = state.current_round
+        if rnd is None or rnd.ended or state.phase != "playing":
+            raise Conflict("no round in progress to end")
+        return None, {}
     assert target is not None
     turn = next((tr for tr in state.turns() if tr.event_id == target), None)
     prompt = next((p for p in state.prompts if p.event_id == target), None)
@@ -73,7 +78,7 @@ def plan_decision(
 
 
 def try_decision(
-    state: TableState, action: str, target: int, payload: dict[str, Any], t: float
+    state: TableState, action: str, target: int | None, payload: dict[str, Any], t: float
 ) -> TableState:
     """Fold the decision into a copy of the state; Conflict if the replay cannot apply it."""
     trial = state.copy()

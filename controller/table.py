@@ -202,7 +202,17 @@ class Table:
         if len(probe.errors) > errors:
             raise UserError(probe.errors[-1])
         e = self._emit(ev.REFEREE, data, t)
-        if self.state.phase == "playing" and (
+        if action == "end_round":
+            # The referee ended the round (R7): its score and the match's fate follow, and the
+            # camera waits for the next deal (what lies on the floor now is last round's).
+            self._show_prompt = None
+            self._score_event(t)
+            m = self.state.match
+            if m.finished:
+                self._emit(ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}, t)
+            else:
+                self.turns.expect_deal(require_empty=True, leftovers=self._leftovers())
+        elif self.state.phase == "playing" and (
             self.state.floor != before or self._show_prompt is not None
         ):
             self.turns.set_floor(self.state.floor)
@@ -519,7 +529,7 @@ class Table:
                 if live and live[-1].shown and live[-1].card:
                     self.turns.resume_showing(live[-1].card, live[-1].floor_after)
         elif st.phase == "dealing":
-            if st.rounds and st.rounds[-1].short:  # the floor was seen cleared for this deal
+            if st.rounds and st.rounds[-1].dealt:  # the floor was seen cleared for this deal
                 self.turns.expect_deal(require_empty=False)
             else:
                 self.turns.expect_deal(require_empty=bool(st.rounds), leftovers=self._leftovers())

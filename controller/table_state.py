@@ -24,7 +24,7 @@ REJECTED = "rejected"
 UNDONE = "undone"
 
 UNREADABLE = "unreadable"
-REFEREE_ACTIONS = ("confirm", "correct", "accept_foul", "reject_foul", "undo")
+REFEREE_ACTIONS = ("confirm", "correct", "accept_foul", "reject_foul", "undo", "end_round")
 
 
 class ReplayError(ValueError):
@@ -74,7 +74,8 @@ class RoundLog:
     floor: tuple[str, ...]
     turns: list[TurnRecord] = field(default_factory=list)
     ended: bool = False
-    short: bool = False  # ended when the camera saw the next deal, before all 48 plays
+    short: bool = False  # ended before all 48 plays were seen (the next deal, or the referee)
+    dealt: bool = False  # ended by the next deal seen on the floor (it lies there already)
 
     def live_turns(self) -> list[TurnRecord]:
         return [tr for tr in self.turns if tr.status != UNDONE]
@@ -426,6 +427,9 @@ def _referee(st: TableState, e: Event) -> None:
     if action == "undo":
         _undo(st, e, target)
         return
+    if action == "end_round":
+        _end_round_by_referee(st, e)
+        return
     if target is None:
         st.errors.append(f"event {e.id}: {action} needs a target event id")
         return
@@ -450,6 +454,20 @@ def _referee(st: TableState, e: Event) -> None:
         tr.status = REJECTED
         tr.decided_by = e.id
     st._rebuild()
+
+
+def _end_round_by_referee(st: TableState, e: Event) -> None:
+    """R7: the referee ends the round in progress as the camera saw it (the last round of a
+    match whose plays the camera partly missed has no next deal to end it): scored from the
+    plays seen, leftovers to the last capturer (R3.5)."""
+    rnd = st.current_round
+    if rnd is None or rnd.ended or st.match is None or not st.match.in_round:
+        st.errors.append(f"event {e.id}: end_round: no round in progress")
+        return
+    rnd.ended = True
+    rnd.short = not st.match.round_over
+    st.laid = None
+    st.match.end_round(short=rnd.short)
 
 
 def _undo(st: TableState, e: Event, target: Any) -> None:
@@ -542,6 +560,7 @@ def _round_ended(st: TableState, e: Event) -> None:
     # `short`: the camera saw the next deal before all 48 plays (missed plays): the round is
     # scored from the plays seen; the controller's prompt tells the referee (R7).
     rnd.short = bool(e.data.get("short")) and not st.match.round_over
+    rnd.dealt = rnd.short
     if st.match.round_over or rnd.short:
         st.match.end_round(short=rnd.short)
     else:

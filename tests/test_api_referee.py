@@ -369,3 +369,25 @@ def test_malformed_bodies_get_one_line_errors(venue, fouls):
     assert client.get("/api/nothing-here").json() == {"error": "Not Found"}
     assert [e.type for e in store.events(mid)].count("referee") == 0
     assert len(store.matches()) == 1
+
+
+def test_the_referee_ends_a_round_the_camera_saw_only_part_of_r7(venue, fouls):
+    # The camera missed plays, and no next deal will end this round (the match's last): the
+    # referee ends it as seen. R3.5: the 8S left goes to the last capturer, seat 0 (the 3S
+    # wrong capture, forced as seen while pending). Piles: seat 1 9D 9C 5H 4S (4 cards),
+    # seat 0 KS KD 3C 8H 3S 8S (6): nobody has 27 (R4.1), no point card (R4.3), seat 0's
+    # basra 10 (R3.1): 10 - 0.
+    client, store, mid, auth = venue
+    r = client.post(f"/api/matches/{mid}/end-round", headers=auth)
+    assert r.status_code == 201, r.text
+    assert r.json()["event"]["data"]["action"] == "end_round"
+    s = r.json()["state"]["summary"]
+    assert s["phase"] == "dealing"
+    assert s["totals"] == [10, 0]
+    rec = client.get(f"/api/matches/{mid}/record").json()
+    assert rec["rounds"][0]["short"] is True and len(rec["rounds"][0]["plays"]) == 6
+    n = store.last_event_id(mid)
+    again = client.post(f"/api/matches/{mid}/end-round", headers=auth)
+    assert again.status_code == 409
+    assert again.json()["error"] == "no round in progress to end"
+    assert store.last_event_id(mid) == n

@@ -146,3 +146,24 @@ def test_two_played_codes_dealt_on_a_cleared_floor_end_the_round_short():
     assert sorted(started[-1].data["floor"]) == ["3D", "6H", "AS", "KC"]
     assert table.state.phase == "playing" and table.state.errors == []
     assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_the_referee_ends_the_last_round_and_the_table_waits_for_the_next_deal_r7():
+    # No next deal will come to end a round whose plays the camera missed (the match's last
+    # round): the referee ends it as seen. R3.5: the floor left (6H) goes to seat 1, the last
+    # capturer: 6 cards; AS 1 point + the basra 10 = 11 (R4.3, R3.1).
+    table, log = _swept_table()
+    feed(table, [(4.0, frozenset({"6H"}))])
+    table.referee("end_round", t=5.0)
+    (score,) = [e for e in log if e.type == "score" and e.t == 5.0]
+    assert score.data["match_totals"] == [0, 11]
+    assert table.state.phase == "dealing" and table.state.rounds[0].short
+    # the 6H still lies there (the leftover, not yet taken): no deal; a fresh floor is one
+    feed(table, [(6.0, frozenset({"6H"})), (7.0, frozenset())])
+    assert [e for e in log if e.type == "round_started"][1:] == []
+    feed(table, [(8.0, frozenset({"2C", "5S", "8D", "QH"}))])
+    started = [e for e in log if e.type == "round_started"]
+    assert len(started) == 2 and sorted(started[1].data["floor"]) == ["2C", "5S", "8D", "QH"]
+    assert replay(log).to_dict() == table.state.to_dict()
+    again = Table("classic", 2, 0, events=log)
+    assert again.state.to_dict() == table.state.to_dict()

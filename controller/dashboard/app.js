@@ -288,6 +288,7 @@ function render() {
   renderPending(s.pending);
   renderHistory(s.history);
   $("undo").disabled = s.phase !== "playing" || !s.history.some((h) => h.status !== "undone" && h.round === s.round);
+  $("end-round").disabled = s.phase !== "playing";
 }
 
 function renderMatches() {
@@ -372,6 +373,10 @@ function wire() {
     localStorage.setItem("basra.token", S.token);
   });
   $("undo").addEventListener("click", () => decide("undo", undefined, "undone"));
+  // R7: a round whose plays the camera partly missed and that no next deal will end.
+  $("end-round").addEventListener("click", () => {
+    if (window.confirm(t("end_round_ask"))) decide("end-round", undefined, "round_ended");
+  });
   $("match-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     if (!S.token) { $("token-dialog").showModal(); say(t("need_token"), true); return; }
