@@ -22,6 +22,7 @@ from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import (
     CardLaid,
     MisdealPrompt,
+    MissedPlay,
     NewDeal,
     ObservedTurn,
     Reread,
@@ -301,6 +302,8 @@ class Table:
             return self._reread(intent)
         if isinstance(intent, NewDeal):
             return self._new_deal(intent)
+        if isinstance(intent, MissedPlay):
+            return self._missed_play(intent)
         raise TypeError(f"unknown intent {intent!r}")
 
     def _reread(self, intent: Reread) -> list[Event]:
@@ -380,7 +383,7 @@ class Table:
         }
         if obs.card_confidence is not None:
             data["card_confidence"] = round(obs.card_confidence, 3)
-        if obs.confidence < self.tracker.sure:
+        if obs.confidence < self.tracker.sure or obs.inferred:
             data["doubtful"] = True  # a legal verdict the referee may want to confirm
         if obs.shown and self._show_prompt is not None:
             data["prompt"] = self._show_prompt
@@ -443,6 +446,35 @@ class Table:
             },
             t,
         )
+
+    def _missed_play(self, intent: MissedPlay) -> list[Event]:
+        """Cards left the floor with a card nobody saw (not shown when asked): the turn is
+        held for the referee with its card unknown (R7 `unreadable`); the cards taken go to
+        the player's side meanwhile, and the seat order goes on. The referee names the card
+        with `correct` (the turn is then judged)."""
+        st = self.state
+        before, after = _sorted(intent.floor_before), _sorted(intent.floor_after)
+        taken = " ".join(c for c in before if c not in after)
+        data: dict[str, Any] = {
+            "round": st.current_round.index,
+            "play": len(st.current_round.live_turns()),
+            "seat": st.match.to_play,
+            "card": None,
+            "floor_before": before,
+            "floor_after": after,
+            "t_landed": intent.t,
+            "confidence": 0.0,
+            **_held(UNREADABLE, UNREADABLE),
+            "reason": f"{taken} left the floor with a card the camera did not see: name it",
+        }
+        if self._show_prompt is not None:
+            data["prompt"] = self._show_prompt  # the prompt it answers (unanswered)
+            self._show_prompt = None
+        out = [self._emit(ev.FOUL, data, intent.t)]
+        self._announce(self._side(data["seat"]), "FOUL")
+        if st.match.round_over:
+            out += self._end_round(intent.t)
+        return out
 
     def _new_deal(self, intent: NewDeal) -> list[Event]:
         """The next round is being dealt before 48 plays were seen (the camera missed some):

@@ -279,8 +279,19 @@ class TableState:
         """Apply one turn to the match: legal ones by the engine's rules, others as seen."""
         from engine.match import IllegalPlay
 
+        if tr.floor_before and set(tr.floor_before) != set(m.floor) and m.physical:
+            # The camera missed plays before this one (R7): go on from the floor it saw.
+            try:
+                m.see_floor(list(tr.floor_before))
+            except (ValueError, KeyError) as exc:
+                self.errors.append(f"event {tr.event_id}: {exc}")
         if tr.card is None:
-            self.errors.append(f"event {tr.event_id}: the played card is unknown")
+            # R7: cards left the floor and the card that took them was never seen (held for
+            # the referee, who names it with `correct`): they go to the player's side.
+            try:
+                m.unseen(list(tr.floor_after))
+            except (ValueError, KeyError) as exc:
+                self.errors.append(f"event {tr.event_id}: the played card is unknown: {exc}")
             return
         if tr.verdict not in ("foul", UNREADABLE):
             try:

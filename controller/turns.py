@@ -7,7 +7,7 @@ floor, a misdeal-fix prompt, an observed turn, a "show the card" prompt); the Ta
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,7 @@ class ObservedTurn:
     confidence: float = 1.0  # the least sure read the turn rests on
     unsure: bool = False  # the card's code is only a best guess (held for the referee)
     card_confidence: float | None = None  # how surely the played card itself was read
+    inferred: bool = False  # one of two plays seen in one view: their order was inferred
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,17 @@ class NewDeal:
 @dataclass(frozen=True)
 class ShowCardPrompt:
     """Cards left the floor but the played card was never seen (a fast lay-and-scoop)."""
+
+    floor_before: frozenset[str]
+    floor_after: frozenset[str]
+    t: float
+
+
+@dataclass(frozen=True)
+class MissedPlay:
+    """Cards left the floor (`floor_before` -> `floor_after`) with a card nobody saw, and the
+    card laid next was the next player's play, not that card shown: the turn is held for the
+    referee with its card unknown (R7 `unreadable`); play goes on from the floor as seen."""
 
     floor_before: frozenset[str]
     floor_after: frozenset[str]
@@ -134,6 +146,7 @@ Intent = (
     | UnreadablePrompt
     | Reread
     | NewDeal
+    | MissedPlay
 )
 
 # A new deal lays 4 cards (DESIGN: dealt one by one, face up) on a cleared floor.
@@ -172,6 +185,8 @@ class TurnTracker:
     _after: frozenset[str] = frozenset()
     _unreadable: frozenset[str] | None = None
     _cleared_t: float | None = None  # when the floor was last seen empty in a round
+    _show_snap: Snapshot | None = None  # the view where the card to show was laid (SHOWING)
+    _unexplained: frozenset[str] | None = None  # the last view no single play explained
     _fresh: int = 0  # the most cards seen on the floor since (none left it)
     log: list[str] = field(default_factory=list)
 
@@ -214,14 +229,17 @@ class TurnTracker:
         return self.floor
 
     # ---- the state machine ----------------------------------------------------------------
-    def step(self, snap: Snapshot) -> list[Intent]:
-        handler = {
+    def _handler(self) -> Callable[[Snapshot], list[Intent]]:
+        return {
             DEAL: self._deal,
             IDLE: self._idle,
             LAID: self._laid_step,
             AWAIT_SHOW: self._await_show,
             SHOWING: self._showing,
         }[self.mode]
+
+    def step(self, snap: Snapshot) -> list[Intent]:
+        handler = self._handler()
         out: list[Intent] = []
         if self.mode != DEAL:  # a new round's deal: nothing played yet to rename
             deal = self._new_deal(snap)
@@ -290,6 +308,7 @@ class TurnTracker:
 
     def _idle(self, snap: Snapshot) -> list[Intent]:
         f, s = self.floor, snap.floor
+        prev, self._unexplained = self._unexplained, None
         if s == f:
             if not snap.unreadable:
                 self._unreadable = None
@@ -311,11 +330,31 @@ class TurnTracker:
             self.mode, self._after = AWAIT_SHOW, s
             return [ShowCardPrompt(f, s, snap.t)]
         if len(added) == 1 and removed:
-            # The card landed and cards left in one motion, the played card staying behind.
-            (card,) = added
-            self.floor = s
-            return [_seen_turn(card, f, s, snap)]
+            # A card landed and cards left, the card staying: no capture leaves its own card
+            # behind (R2.2), so another card took them, unseen (the camera missed that play):
+            # held for the referee, card unknown; the card that stays is the next play.
+            self.floor = f - removed
+            return [MissedPlay(f, self.floor, _landed(snap)), *self._idle(snap)]
+        if len(added) == 2 and not removed:
+            # Two cards came, none left: two trails seen in one view (the camera missed the
+            # moment between them), if in some order neither could take anything (R2.7).
+            # Both are judged, marked doubtful: the order (so the seats) is inferred.
+            for x, y in sorted([tuple(sorted(added)), tuple(sorted(added, reverse=True))]):
+                mid = f | {x}
+                if not self.can_capture(f, x) and not self.can_capture(mid, y):
+                    self.floor = s
+                    return [
+                        replace(_seen_turn(x, f, mid, snap), inferred=True),
+                        replace(_seen_turn(y, mid, s, snap), inferred=True),
+                    ]
+        if prev is not None and prev != s and _one_play(prev, s):
+            # The table went on, by one play, from the view no play explained: that view was
+            # the floor as it lay (the plays that made it were missed; the referee was told).
+            # Go on from it, never stay stuck on a floor the table has left.
+            self.floor = prev
+            return self._idle(snap)
         # Several cards appeared (or appeared and left): no single play explains it.
+        self._unexplained = s
         if self._unreadable != s:
             self._unreadable = s
             return [UnreadablePrompt(f, s, snap.t)]
@@ -360,25 +399,40 @@ class TurnTracker:
             return [ShowCancelled(snap.t)]
         added = s - after
         if after <= s and len(added) == 1 and not added & self.floor:
+            # A card laid after the prompt: shown, if it goes back to its owner; judged then.
             (card,) = added
-            self.mode, self._card = SHOWING, card
-            unsure = card in snap.unsure
-            return [
-                ObservedTurn(
-                    card,
-                    self.floor,
-                    after,
-                    snap.t,
-                    snap.t,
-                    True,
-                    snap.confidence,
-                    unsure,
-                    snap.confidence_of(card),
-                )
-            ]
+            self.mode, self._card, self._show_snap = SHOWING, card, snap
+            return []
         return []
 
     def _showing(self, snap: Snapshot) -> list[Intent]:
+        if self._show_snap is None:
+            return self._shown_lying(snap)
+        card, after, s, shown = self._card, self._after, snap.floor, self._show_snap
+        assert card is not None
+        if card in s and s - {card} == after:
+            return []  # still being shown
+        self._show_snap = None
+        if card not in s and not s < after:
+            # Taken back (perhaps as the next card lands): it was the card played.
+            turn = ObservedTurn(
+                card, self.floor, after, snap.t, shown.t, True, shown.confidence,
+                card in shown.unsure, shown.confidence_of(card),
+            )  # fmt: skip
+            self.set_floor(after)
+            return [turn, *self._idle(snap)]
+        # It stayed while the table went on (another card came), or it left with floor cards
+        # (it captured them): it was the next player's play, never a shown card. The cards
+        # that left before were taken by a card nobody saw: held for the referee; then the
+        # card is read as the play it was, from the view where it landed.
+        missed = MissedPlay(self.floor, after, shown.t)
+        self.set_floor(after)
+        out: list[Intent] = [missed, *self._idle(shown)]
+        return out + self._handler()(snap)
+
+    def _shown_lying(self, snap: Snapshot) -> list[Intent]:
+        """A restarted table whose shown card's turn was already judged (a log written before
+        shown cards were judged when taken back): wait for the card to go back."""
         card = self._card
         if card in snap.floor:
             if snap.floor - {card} == self._after:
@@ -421,6 +475,7 @@ class TurnTracker:
         """A restarted table: the last turn's card was being shown (it may still lie there)."""
         self.mode, self._card, self._after = SHOWING, card, frozenset(floor_after)
         self.floor = frozenset(floor_after)
+        self._show_snap = None
 
     def resolve_shown(self, floor_after: frozenset[str]) -> None:
         """The referee named the unseen card: go on from the floor as it is."""
@@ -440,6 +495,12 @@ def _seen_turn(card: str, before, after, snap) -> ObservedTurn:
         card in snap.unsure,
         snap.confidence_of(card),
     )
+
+
+def _one_play(before: frozenset[str], after: frozenset[str]) -> bool:
+    """Whether one play explains the change: a card laid, cards taken, or both at once."""
+    added, removed = after - before, before - after
+    return len(added) <= 1 and bool(added or removed)
 
 
 def _landed(snap: Snapshot) -> float:

@@ -93,6 +93,7 @@ class Match:
         self._basra_pts = [0] * self.sides
         self._last_capturer: int | None = None
         self._history: list[Play] = []
+        self._floor_seen: list[str] | None = None  # see_floor before the next play
 
     # -- views -------------------------------------------------------------------------
     @property
@@ -182,6 +183,7 @@ class Match:
         self._basra_pts = [0] * self.sides
         self._last_capturer = None
         self._history = []
+        self._floor_seen = None
         entry: dict = {"dealer": self.dealer}
         if deck is not None:
             entry["deck"] = list(parse_cards(deck))
@@ -273,6 +275,56 @@ class Match:
             raise IllegalPlay(str(exc)) from exc
         return self._apply(card, removed, "foul", 0, entry, vanished=vanished)
 
+    def see_floor(self, floor: Sequence[str]) -> None:
+        """A physical table: the floor is as the camera sees it now (plays that changed it
+        were missed, R7: the game goes on from the floor as it physically is). Cards gone
+        from it are in nobody's pile; cards new on it count as seen this round."""
+        if not self.in_round or not self.physical:
+            raise IllegalPlay("only a physical round in progress has a floor to see")
+        try:
+            cards = parse_cards(floor, "the floor seen")
+        except CardError as exc:
+            raise IllegalPlay(str(exc)) from exc
+        self._floor = sorted(cards, key=card_index)
+        self._seen |= set(cards)
+        self._floor_seen = list(self.floor)  # the next play's record carries it
+
+    def _record(self, entry: str | dict) -> None:
+        """Append a play to the round's record (with the floor seen before it, if any)."""
+        if self._floor_seen is not None:
+            entry = {"card": entry} if isinstance(entry, str) else dict(entry)
+            entry["floor_before"], self._floor_seen = self._floor_seen, None
+        self.log[-1]["plays"].append(entry)
+
+    def unseen(self, floor_after: Sequence[str]) -> PlayResult:
+        """A physical turn whose card the camera never saw (R7 `unreadable`, held for the
+        referee): the cards that left the floor go to the side of the player to play (the
+        unknown card with them); play goes on from `floor_after` as seen, and the turn counts
+        (the seat order goes on)."""
+        if not self.in_round:
+            raise IllegalPlay("no round in progress")
+        if not self.physical:
+            raise IllegalPlay("only a physical turn can be unseen (the hands are known)")
+        if self.round_over:
+            raise IllegalPlay("the round is over (48 plays)")
+        try:
+            after = parse_cards(floor_after, "the floor after the play")
+        except CardError as exc:
+            raise IllegalPlay(str(exc)) from exc
+        removed = sort_cards(c for c in self._floor if c not in set(after))
+        seat = self.to_play
+        side = self.side_of(seat)
+        self._history.append(Play(self.floor, ""))
+        self._floor = sorted(after, key=card_index)  # the game goes on from the floor as seen
+        self._seen |= set(after)
+        if removed:
+            self._captured[side].extend(removed)
+            self._last_capturer = side
+        self.plays_in_round += 1
+        self.to_play = (seat + 1) % self.players
+        self._record({"card": None, "force": True, "floor_after": list(after)})
+        return PlayResult(seat, side, "", "foul", removed, False, 0, self.floor)
+
     def _apply(
         self,
         card: str,
@@ -303,7 +355,7 @@ class Match:
             self._basra_pts[side] += pts
         self.plays_in_round += 1
         self.to_play = (seat + 1) % self.players
-        self.log[-1]["plays"].append(entry)
+        self._record(entry)
         if self.hands is not None and not any(self.hands) and self.stock:
             self._deal(self.stock, self.hands, self.rules.deal_size(self.players))  # R1.4
         return PlayResult(seat, side, card, kind, takes, pts > 0, pts, self.floor)

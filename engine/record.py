@@ -25,10 +25,11 @@ class RecordError(ValueError):
 class PlayRecord:
     """One turn: the card, the set it takes (None: first plan), or a forced foul."""
 
-    card: str
+    card: str | None  # None: a physical turn whose card was never seen (cards were taken)
     takes: tuple[str, ...] | None = None
     force: bool = False
     floor_after: tuple[str, ...] | None = None
+    floor_before: tuple[str, ...] | None = None  # physical: the floor as seen (plays missed)
 
 
 @dataclass(frozen=True)
@@ -69,9 +70,18 @@ def _play(obj: Any, where: str) -> PlayRecord:
             raise RecordError(f"{where}: {exc}") from exc
     if not isinstance(obj, dict) or "card" not in obj:
         raise RecordError(f'{where}: expected a card code or an object with "card"')
-    unknown = set(obj) - {"card", "takes", "force", "floor_after"}
+    unknown = set(obj) - {"card", "takes", "force", "floor_after", "floor_before"}
     if unknown:
         raise RecordError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    seen = _cards(obj["floor_before"], f"{where}.floor_before") if "floor_before" in obj else None
+    if obj["card"] is None:
+        # a physical turn whose card the camera never saw, cards taken (Match.unseen)
+        if obj.get("force") is not True or "floor_after" not in obj or "takes" in obj:
+            raise RecordError(
+                f'{where}.card: an unseen card (null) needs "force": true and "floor_after"'
+            )
+        after = _cards(obj["floor_after"], f"{where}.floor_after")
+        return PlayRecord(None, None, True, after, seen)
     try:
         card = parse_card(obj["card"])
     except CardError as exc:
@@ -85,7 +95,7 @@ def _play(obj: Any, where: str) -> PlayRecord:
         raise RecordError(f'{where}: "floor_after" is only for a forced play ("force": true)')
     if force and (after is None) == (takes is None):
         raise RecordError(f'{where}: a forced play gives exactly one of "floor_after" or "takes"')
-    return PlayRecord(card, takes, force, after)
+    return PlayRecord(card, takes, force, after, seen)
 
 
 def load_record(obj_or_path: Any) -> Record:
@@ -178,7 +188,13 @@ def replay(record: Record, rules: RuleSet | None = None) -> Match:
             )
         for i, p in enumerate(rd.plays):
             try:
-                if p.force:
+                if p.floor_before is not None:
+                    if rd.floor is None:
+                        raise IllegalPlay('"floor_before" is only for a physical round')
+                    m.see_floor(p.floor_before)
+                if p.card is None:
+                    m.unseen(p.floor_after or ())
+                elif p.force:
                     m.force(p.card, floor_after=p.floor_after, takes=p.takes)
                 else:
                     m.play(p.card, takes=p.takes)

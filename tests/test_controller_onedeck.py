@@ -145,13 +145,16 @@ def test_a_shown_card_left_on_the_floor_does_not_stall_the_game_r7():
     # A lay-and-scoop (never seen lying): "show the card"; the player lays the 9D to show it.
     (prompt,) = t.feed_snapshot(Snapshot(2.0, frozenset({"KD"})))
     assert prompt.data["kind"] == "show_card"
-    (shown,) = t.feed_snapshot(Snapshot(3.0, frozenset({"KD", "9D"})))
-    assert (shown.data["card"], shown.data["verdict"]) == ("9D", "capture")
-    # ... and leaves it there; the next player lays the 2H: play goes on at once from the floor
-    # as it is (2 on K 9 takes nothing: a trail, R2.7), never waiting for the 9D to leave.
-    (turn,) = t.feed_snapshot(Snapshot(4.0, frozenset({"KD", "9D", "2H"})))
-    assert (turn.data["card"], turn.data["verdict"], turn.data["seat"]) == ("2H", "trail", 0)
-    assert turn.data["floor_before"] == ["9D", "KD"]
+    # A shown card is judged when it goes back to its owner; this one stays.
+    assert t.feed_snapshot(Snapshot(3.0, frozenset({"KD", "9D"}))) == []
+    # ... and the 2H lands beside it: a card that stays while play goes on is no shown card
+    # but a play (9D on K takes nothing: a trail, R2.7). Play goes on at once, never waiting
+    # for the 9D to leave; the capture whose card nobody saw is held for the referee (R7).
+    held, nine, two = t.feed_snapshot(Snapshot(4.0, frozenset({"KD", "9D", "2H"})))
+    assert (held.data["card"], held.data["verdict"], held.data["seat"]) == (None, "unreadable", 1)
+    assert (nine.data["card"], nine.data["verdict"], nine.data["seat"]) == ("9D", "trail", 0)
+    assert (two.data["card"], two.data["verdict"], two.data["seat"]) == ("2H", "trail", 1)
+    assert two.data["floor_before"] == ["9D", "KD"]
 
 
 def _settle_tracker(tr: FloorTracker, cards) -> Snapshot:

@@ -109,13 +109,15 @@ def test_fast_scoop_prompts_to_show_the_card_never_guesses():
     assert prompt.data["kind"] == "show_card"
     assert prompt.data["seat"] == 1
     assert table.state.turns() == []  # no verdict yet: nothing guessed
-    (turn,) = table.feed_snapshot(clock.snap("KD 9D"))  # the player shows the card
+    # the player shows the card; it is the card played once it goes back to its owner
+    assert table.feed_snapshot(clock.snap("KD 9D")) == []
+    (turn,) = table.feed_snapshot(clock.snap("KD"))
     assert turn.data["card"] == "9D"
     assert turn.data["verdict"] == "capture"
     assert turn.data["takes"] == ["4S", "5H", "9C"]
     assert turn.data["prompt"] == prompt.id
+    assert turn.data["t_landed"] == clock.t - 1  # when it was shown
     assert table.state.pending() == []
-    assert table.feed_snapshot(clock.snap("KD")) == []  # the shown card goes back
     (nxt,) = table.feed_snapshot(clock.snap("KD QS"))
     assert nxt.data["seat"] == 0 and nxt.data["verdict"] == "trail"
 
@@ -229,10 +231,50 @@ def test_replay_rejects_ids_out_of_order():
 
 def test_cards_from_nowhere_prompt_and_keep_the_floor():
     table, clock = dealt()
-    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QH 2D"))  # two cards at once
+    # two cards at once, and the 9D would have taken the 9C (R2.6) in either order: no two
+    # plays explain it
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QH 9D"))
     assert prompt.data["kind"] == "unreadable"
-    assert "2D" in prompt.data["text"] and "QH" in prompt.data["text"]
+    assert "9D" in prompt.data["text"] and "QH" in prompt.data["text"]
     assert table.state.floor == ("4S", "5H", "9C", "KD")
+    # a read that came and went: the floor as it was, nothing played
+    assert table.feed_snapshot(clock.snap("9C 5H 4S KD")) == []
+    (turn,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QS"))
+    assert (turn.data["card"], turn.data["seat"], turn.data["verdict"]) == ("QS", 1, "trail")
+
+
+def test_two_trails_seen_in_one_view_are_both_judged_and_marked_doubtful_r2_7():
+    # QH and 2D came between two settled views. Neither takes anything in either order (no
+    # Q, no 2, no pair summing to 2): two trails, seat 1 then seat 0 (R1.5), order inferred.
+    table, clock = dealt()
+    first, second = table.feed_snapshot(clock.snap("9C 5H 4S KD QH 2D"))
+    assert [(e.data["card"], e.data["seat"], e.data["verdict"]) for e in (first, second)] == [
+        ("2D", 1, "trail"),
+        ("QH", 0, "trail"),
+    ]
+    assert first.data["doubtful"] and second.data["doubtful"]
+    assert table.state.floor == ("2D", "4S", "5H", "9C", "QH", "KD")
+    assert table.state.to_play == 1
+
+
+def test_the_table_goes_on_from_a_floor_no_play_explained_once_play_builds_on_it_r7():
+    # Plays the camera missed (the 9C and 5H taken, a QH and a 2C laid) in one view: no
+    # single play explains it, the referee is told. Then a 4H is laid on that floor: the
+    # floor seen was real; the table goes on from it (the 4H takes the 4S, R2.2; 2C + 2 is
+    # no pair) instead of prompting at every later view.
+    table, clock = dealt()
+    (prompt,) = table.feed_snapshot(clock.snap("4S KD QH 2C"))
+    assert prompt.data["kind"] == "unreadable"
+    laid = table.feed_snapshot(clock.snap("4S KD QH 2C 4H"))
+    assert [e.type for e in laid] == [CARD_LAID]
+    (turn,) = table.feed_snapshot(clock.snap("KD QH 2C"))
+    assert (turn.data["card"], turn.data["verdict"], turn.data["takes"]) == (
+        "4H",
+        "capture",
+        ["4S"],
+    )
+    assert turn.data["floor_before"] == ["2C", "4S", "QH", "KD"]
+    assert table.state.floor == ("2C", "QH", "KD")
 
 
 def test_a_card_missed_for_a_moment_is_no_turn():
@@ -249,10 +291,40 @@ def test_a_card_missed_for_a_moment_is_no_turn():
 def test_shown_card_taken_back_while_the_next_card_lands():
     table, clock = dealt()
     table.feed_snapshot(clock.snap("KD"))  # fast scoop: prompt
-    (turn,) = table.feed_snapshot(clock.snap("KD 9D"))  # shown
-    assert turn.data["card"] == "9D"
-    (nxt,) = table.feed_snapshot(clock.snap("KD QS"))  # 9D back in the pile, QS laid
+    assert table.feed_snapshot(clock.snap("KD 9D")) == []  # shown
+    turn, nxt = table.feed_snapshot(clock.snap("KD QS"))  # 9D back in the pile, QS laid
+    assert turn.data["card"] == "9D" and turn.data["seat"] == 1
     assert nxt.data["card"] == "QS" and nxt.data["seat"] == 0
+
+
+def test_a_card_laid_after_an_unseen_capture_is_the_next_play_not_the_card_shown_r7():
+    # Seat 1 took 9C, 5H and 4S with a card the camera never saw (laid on them, scooped), and
+    # did not show it. Seat 0's QS lands and stays; seat 1's 3D follows: the QS was a trail,
+    # never a shown card. The unseen capture is held for the referee with its card unknown
+    # (R7 unreadable), each seat plays in turn, and the referee names the card (9D: a
+    # capture of 9C and 5H+4S, R2.2), which settles the turn.
+    table, clock = dealt()
+    (prompt,) = table.feed_snapshot(clock.snap("KD"))
+    assert prompt.data["kind"] == "show_card"
+    assert table.feed_snapshot(clock.snap("KD QS")) == []
+    held, qs, d3 = table.feed_snapshot(clock.snap("KD QS 3D"))
+    assert held.type == FOUL and held.data["card"] is None
+    assert held.data["verdict"] == "unreadable" and held.data["seat"] == 1
+    assert held.data["floor_after"] == ["KD"] and "4S 5H 9C left the floor" in held.data["reason"]
+    assert (qs.data["card"], qs.data["seat"], qs.data["verdict"]) == ("QS", 0, "trail")
+    assert (d3.data["card"], d3.data["seat"], d3.data["verdict"]) == ("3D", 1, "trail")
+    assert table.state.floor == ("3D", "QS", "KD")
+    assert not [p for p in table.state.prompts if p.open]  # the prompt is answered by it
+    # meanwhile the cards taken are seat 1's (the unknown card with them)
+    assert table.state.match.captured(1) == ("4S", "5H", "9C")
+    table.referee("correct", held.id, {"card": "9D"})
+    fixed = next(tr for tr in table.state.turns() if tr.event_id == held.id)
+    assert (fixed.card, fixed.verdict, fixed.takes) == ("9D", "capture", ("4S", "5H", "9C"))
+    assert table.state.pending() == []
+    assert table.state.match.captured(1) == ("4S", "5H", "9D", "9C")
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()
+    record = table.state.match.export(include_current=True)
+    assert record["rounds"][0]["plays"][0] == "9D"
 
 
 def test_the_scoreboard_shows_a_basra_at_once_r3_4(caplog):

@@ -195,6 +195,15 @@ def test_a_short_physical_round_is_scored_as_seen_and_checked():
     }
     with pytest.raises(RecordError, match=r"rounds\[0\]\.short: only a physical round"):
         score_record(digital)
+    # R7: a turn whose card the camera never saw (null): the cards that left are the side's
+    unseen = copy.deepcopy(rec)
+    unseen["rounds"][0]["plays"][0] = {"card": None, "force": True, "floor_after": ["2H", "KD"]}
+    out = score_record(unseen)
+    # seat 1 took 4S 6C with it; AH trails; 2H KD AH go to seat 1 (R3.5): 5 cards, AH 1
+    assert out["rounds"][0]["cards"] == [0, 5] and out["totals"] == [0, 1]
+    unseen["rounds"][0]["plays"][0] = {"card": None}
+    with pytest.raises(RecordError, match=r"plays\[0\]\.card: an unseen card \(null\) needs"):
+        score_record(unseen)
     unmarked = copy.deepcopy(rec)
     del unmarked["rounds"][0]["short"]
     with pytest.raises(RecordError, match=r"a round has 48 plays, this one has 2"):
