@@ -1,7 +1,8 @@
 """From settled floor snapshots to turns: what was played, what was taken, when to prompt.
 
 A pure state machine: `TurnTracker.step(snapshot)` returns plain intents (a round's initial
-floor, a misdeal-fix prompt, an observed turn, a "show the card" prompt); the Table judges them.
+floor, a misdeal-fix prompt, an observed turn, a "show the card" prompt, a play the camera
+missed, the next deal seen early); the Table judges them.
 """
 
 from __future__ import annotations
