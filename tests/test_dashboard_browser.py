@@ -154,8 +154,9 @@ def test_referee_follows_and_decides_a_live_match(site, tmp_path):
         assert truth.totals != [0, 0]
         expect(page.locator("#history li")).to_have_count(48 + 14)  # R8.7: 48 plays a round
         expect(page.locator("#round")).to_have_text("2")
-        # no round in progress (the next deal awaited): nothing for the referee to end
-        expect(page.locator("#end-round")).to_be_disabled()
+        # round 2 is in progress: the referee may end it as the camera saw it (R7)
+        expect(page.locator("#end-round")).to_be_enabled()
+        expect(page.locator("#end-round")).to_have_text("End round as seen")
         pending = page.locator("#pending li")
         expect(pending).to_have_count(2)
         missed = page.locator("#pending li[data-kind='missed_capture']")
