@@ -195,8 +195,8 @@ class TurnTracker:
     def expect_deal(self, require_empty: bool = True, leftovers=frozenset()) -> None:
         """A new round: wait for the floor to be cleared (if asked) and 4 cards laid.
 
-        `leftovers` are the last round's cards still on the floor (R3.5): a view holding
-        only those is not a deal; a view with any other card means the floor was cleared."""
+        `leftovers` are the last round's cards still on the floor (R3.5): a view holding any
+        of them is not a deal; a view with none of them means the floor was cleared."""
         self.mode = DEAL
         self.seen_empty = not require_empty
         self._leftovers = frozenset(leftovers)
@@ -284,8 +284,11 @@ class TurnTracker:
         if not s:
             self.seen_empty = True
             return []
-        if not self.seen_empty and not s <= self._leftovers:
-            self.seen_empty = True  # a card that was not left over: the deal has begun
+        if not self.seen_empty and not s & self._leftovers:
+            # None of last round's leftovers lies there: they were taken (R3.5) and the deal
+            # has begun. A new card beside leftovers still lying is no deal: play went on (a
+            # play was counted that never happened, so the round ended early).
+            self.seen_empty = True
         if not self.seen_empty or len(s) < 4:
             return []  # last round's leftovers not yet cleared, or the deal is in progress
         if len(s) == 4:
@@ -332,8 +335,9 @@ class TurnTracker:
             return [ShowCardPrompt(f, s, snap.t)]
         if len(added) == 1 and removed:
             # A card landed and cards left, the card staying: no capture leaves its own card
-            # behind (R2.2), so another card took them, unseen (the camera missed that play):
-            # held for the referee, card unknown; the card that stays is the next play.
+            # behind (R2.7: only a card that takes nothing stays), so another card took them
+            # unseen (the camera missed that play): held for the referee, card unknown; the
+            # card that stays is the next play.
             self.floor = f - removed
             return [MissedPlay(f, self.floor, _landed(snap)), *self._idle(snap)]
         if len(added) == 2 and not removed:
@@ -428,6 +432,16 @@ class TurnTracker:
         # card is read as the play it was, from the view where it landed.
         missed = MissedPlay(self.floor, after, shown.t)
         self.set_floor(after)
+        if card not in s:
+            # It left with floor cards: it took them, whatever one-card rule its read allows
+            # (a misread card is judged as seen: the verdict tells the referee).
+            self.floor = s
+            conf = min(shown.confidence, snap.confidence)
+            taken = ObservedTurn(
+                card, after, s, snap.t, shown.t, False, conf, card in shown.unsure,
+                shown.confidence_of(card),
+            )  # fmt: skip
+            return [missed, taken]
         out: list[Intent] = [missed, *self._idle(shown)]
         return out + self._handler()(snap)
 

@@ -71,8 +71,9 @@ def _unseen_capture_floors(video, rnd: int = 0):
 
 def test_a_capture_the_camera_never_saw_is_held_and_the_round_still_counts_48_plays_r7():
     # The 9C took the 9H unseen; the next player's QC lands on the QH. No capture leaves its
-    # own card (R2.2), so the 9H was taken by a card nobody saw: that turn is held for the
-    # referee with its card unknown, the QC is the next play, and the round ends at 48.
+    # own card (R2.7: only a card that takes nothing stays), so the 9H was taken by a card
+    # nobody saw: that turn is held for the referee with its card unknown, the QC is the next
+    # play, and the round ends at 48.
     video = simulate("classic", 2, 61, rounds=2, fouls=0, fast_share=0.0)
     floors, missed = _unseen_capture_floors(video)
     assert (missed.card, missed.floor_before) == ("9C", ("5H", "6H", "7H", "9H", "QH"))
@@ -210,3 +211,20 @@ def test_the_referee_ends_the_last_round_and_the_table_waits_for_the_next_deal_r
     assert replay(log).to_dict() == table.state.to_dict()
     again = Table("classic", 2, 0, events=log)
     assert again.state.to_dict() == table.state.to_dict()
+
+
+def test_a_card_laid_beside_the_last_rounds_leftovers_is_no_deal_r3_5():
+    # The table counted 48 plays one play early (a play that never happened) and ended the
+    # round with AC 4S 9D on the floor. The real last play lands: the 4C beside them. Four
+    # cards lie there, but the leftovers are still among them: no deal (R3.5: the last
+    # capturer takes the leftovers before the next deal). The deal is the one laid after.
+    from controller.turns import RoundStart, TurnTracker
+
+    tt = TurnTracker(lambda floor, card: False, lambda card: card[0] == "J")
+    tt.expect_deal(require_empty=True, leftovers=frozenset({"AC", "4S", "9D"}))
+    views = ["4C 4S 9D AC", "9D AC", "", "2C", "2C 8S", "2C 8S 9H", "2C 8S 9H TH"]
+    intents = [tt.step(Snapshot(float(i), frozenset(v.split()))) for i, v in enumerate(views)]
+    starts = [(i, x) for i, out in enumerate(intents) for x in out if isinstance(x, RoundStart)]
+    assert len(starts) == 1
+    i, start = starts[0]
+    assert i == len(views) - 1 and start.floor == frozenset({"2C", "8S", "9H", "TH"})

@@ -361,3 +361,19 @@ def test_a_turn_read_without_certainty_is_marked_doubtful():
         Snapshot(10.0, frozenset(["9C", "5H", "4S", "KD", "QH", "2D"]), 0.97)
     )
     assert "doubtful" not in sure.data
+
+
+def test_a_card_laid_after_the_prompt_that_leaves_with_floor_cards_took_them_r2_4():
+    # Seat 1 took 9C, 5H, 4S with a card nobody saw and did not show it. Seat 0's JH lands
+    # and leaves with the KD: the JH took the floor (R2.4: a J takes the whole floor; no basra in
+    # Classic, R3.2), never a shown card. The unseen capture is held (card unknown).
+    table, clock = dealt()
+    (prompt,) = table.feed_snapshot(clock.snap("KD"))
+    assert prompt.data["kind"] == "show_card"
+    assert table.feed_snapshot(clock.snap("KD JH")) == []
+    events = table.feed_snapshot(clock.snap(""))
+    held, jack = [e for e in events if e.type in (TURN, FOUL)]
+    assert (held.data["card"], held.data["seat"], held.data["verdict"]) == (None, 1, "unreadable")
+    assert (jack.data["card"], jack.data["seat"], jack.data["verdict"]) == ("JH", 0, "sweep")
+    assert jack.data["takes"] == ["KD"] and not jack.data["basra"]
+    assert table.state.floor == () and table.state.to_play == 1
