@@ -488,8 +488,8 @@ class Table:
                 break
             data = {"action": "undo", "target": tr.event_id, "payload": {"by": "camera"}}
             out.append(self._emit(ev.REFEREE, data, intent.t))
-        for p in self.state.prompts:
-            if p.open and p.kind in ("show_card", "unreadable", "reread"):
+        for p in self.state.prompts:  # raised by the clearing and the dealt cards
+            if p.open and p.t >= intent.t_cleared and p.kind in ("show_card", "unreadable"):
                 note = {"kind": "cleared", "text": "the next deal began: no turn", "seat": None}
                 out.append(self._emit(ev.PROMPT, {**note, "closes": p.event_id}, intent.t))
         self._show_prompt = None

@@ -89,6 +89,7 @@ class Prompt:
     seat: int | None
     open: bool = True
     data: dict[str, Any] = field(default_factory=dict)
+    t: float = 0.0  # video time it was raised
 
 
 @dataclass
@@ -402,6 +403,7 @@ def _prompt(st: TableState, e: Event) -> None:
             str(d.get("text", "")),
             None if seat is None else int(seat),
             data=dict(d),
+            t=e.t,
         )
     )
     if d.get("closes") is not None:  # a note that settles an earlier prompt

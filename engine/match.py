@@ -392,9 +392,9 @@ class Match:
         """Score the finished round: leftovers to the last capturer (R3.5), R4 scoring,
         totals, the match decision (R5), and the deal passes on (R1.5).
 
-        `short`: a physical round the camera saw end (the next deal began) before it saw all
-        48 plays: scored from the plays it saw (R7: the referee is told and may correct the
-        turns); the record marks it `"short": true`."""
+        `short`: a physical round that ended (the camera saw the next deal, or the referee
+        ended it) before all 48 plays were seen: scored from the plays seen (R7: the referee
+        is told and may correct the turns); the record marks it `"short": true`."""
         if short and not self.physical:
             raise IllegalPlay("only a physical round can end short (its deck is known)")
         if not self.in_round or not (self.round_over or short):
