@@ -177,6 +177,13 @@ class Table:
             return []
         out: list[Event] = []
         for intent in self.turns.step(snap):
+            if self.state.phase != "playing" and not isinstance(
+                intent, (RoundStart, MisdealPrompt)
+            ):
+                # The round ended (48 plays counted) within this view: a further play the
+                # view holds is one more than the round has (a play counted that never
+                # happened); the next deal is read from the floor as it is.
+                continue
             out += self._handle(intent)
         self._update_gone()
         return out

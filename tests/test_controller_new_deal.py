@@ -228,3 +228,34 @@ def test_a_card_laid_beside_the_last_rounds_leftovers_is_no_deal_r3_5():
     assert len(starts) == 1
     i, start = starts[0]
     assert i == len(views) - 1 and start.floor == frozenset({"2C", "8S", "9H", "TH"})
+
+
+def test_a_view_with_more_plays_than_the_round_has_left_ends_it_and_drops_the_rest():
+    # 47 plays seen; one view then holds two plays (the turn tracker explains it as two
+    # trails, R2.7): the first is the round's 48th play, the second one more than it has (a
+    # play was counted that never happened). The round ends at 48, the extra play is
+    # dropped, and the table waits for the next deal, never failing (this stopped the
+    # controller on the held-out deck: "a turn outside a round").
+    from controller.turns import ObservedTurn
+
+    video = simulate("classic", 2, 61, rounds=2, fouls=0, fast_share=0.0)
+    last = _marks(video)[(0, 47)]
+    floors = [(t, f) for t, f in video.still_floors() if t <= last]
+    log: list = []
+    table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    feed(table, floors)
+    assert len(table.state.rounds[0].live_turns()) == 47 and table.state.floor == ()
+    real = video.game.rounds[0].plays[47].card  # AH, the round's last card
+    t = last + 0.5
+    two = [
+        ObservedTurn(real, frozenset(), frozenset({real}), t, t),
+        ObservedTurn("2S", frozenset({real}), frozenset({real, "2S"}), t, t),
+    ]
+    table.turns.step = lambda snap: list(two)
+    table.feed_snapshot(Snapshot(t, frozenset({real, "2S"})))
+    ended = [e for e in log if e.type == "round_ended"]
+    assert len(ended) == 1 and "short" not in ended[0].data
+    assert [tr.card for tr in table.state.rounds[0].live_turns()][-1] == real
+    assert len(table.state.rounds[0].live_turns()) == 48
+    assert table.state.phase == "dealing" and table.state.errors == []
+    assert replay(log).to_dict() == table.state.to_dict()
