@@ -37,7 +37,7 @@ from controller.api_models import (
 )
 from controller.api_state import StateCache
 from controller.errors import UserError
-from controller.events import REFEREE, Event
+from controller.events import MATCH_ENDED, REFEREE, SCORE, Event
 from controller.live_view import LiveView
 from controller.referee_actions import RefereeSink, plan_decision, try_decision
 from controller.store import Conflict, NotFound, Store
@@ -249,8 +249,20 @@ def create_app(
         with write_lock:
             state = states.table_state(match_id)
             target, payload = plan_decision(state, action, target, payload)
-            try_decision(state, action, target, payload, time.time())
+            trial = try_decision(state, action, target, payload, time.time())
             event = sink(match_id, action, target, payload)
+            if action == "end_round" and not any(
+                e.type == SCORE for e in store.events(match_id, after=event.id)
+            ):
+                # No live table in this process followed the ended round with its score and
+                # the match's fate: written here (a `run` process following the log reads
+                # them as they are, and waits for the next deal).
+                store.append_new(match_id, SCORE, trial.score_data())
+                if trial.match.finished:
+                    m = trial.match
+                    store.append_new(
+                        match_id, MATCH_ENDED, {"winner": m.winner, "totals": m.totals}
+                    )
         return {"event": event.to_dict(), "state": states.get(match_id)}
 
     ref = {

@@ -96,8 +96,8 @@ class LiveTables:
         for e in self.store.events(table.match_id, after=last):
             before = table.state.floor
             table.state.apply(e)
-            if table.state.phase == "playing" and table.state.floor != before:
-                table.turns.set_floor(table.state.floor)
+            if e.type == REFEREE:
+                table.after_decision(str(e.data.get("action")), before)
 
     def feed_frame(self, match_id: str, frame: Any, t: float) -> list[Event]:
         """One camera frame: refereed, and offered to the dashboard's camera view."""

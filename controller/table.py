@@ -211,23 +211,30 @@ class Table:
             raise UserError(probe.errors[-1])
         e = self._emit(ev.REFEREE, data, t)
         if action == "end_round":
-            # The referee ended the round (R7): its score and the match's fate follow, and the
-            # camera waits for the next deal (what lies on the floor now is last round's).
-            self._show_prompt = None
+            # The referee ended the round (R7): its score and the match's fate follow.
             self._score_event(t)
             m = self.state.match
             if m.finished:
                 self._emit(ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}, t)
-            else:
+        self.after_decision(action, before)
+        return e
+
+    def after_decision(self, action: str, floor_before: tuple[str, ...]) -> None:
+        """Put the camera's side in step with a referee decision now in the state, whichever
+        process recorded it (`referee` here, or `serve` through the store, followed by
+        `run`): after an ended round it waits for the next deal (what lies on the floor now
+        is last round's), after a changed floor it reads plays from the floor as decided."""
+        if action == "end_round":
+            self._show_prompt = None
+            if self.state.phase == "dealing":
                 self.turns.expect_deal(require_empty=True, leftovers=self._leftovers())
         elif self.state.phase == "playing" and (
-            self.state.floor != before or self._show_prompt is not None
+            self.state.floor != floor_before or self._show_prompt is not None
         ):
             self.turns.set_floor(self.state.floor)
             self._show_prompt = None
         self._update_gone()
         self._show_display()
-        return e
 
     # ---- intents -> events ----------------------------------------------------------------
     def _handle(self, intent: Any) -> list[Event]:
@@ -442,17 +449,7 @@ class Table:
         return gone - set(self.state.floor)
 
     def _score_event(self, t: float) -> Event:
-        st = self.state
-        return self._emit(
-            ev.SCORE,
-            {
-                "totals": st.live_totals,  # R3.4: a basra shows the moment it is scored
-                "match_totals": st.totals,
-                "rounds": st.score()["rounds"],
-                "round": st.current_round.index,
-            },
-            t,
-        )
+        return self._emit(ev.SCORE, self.state.score_data(), t)
 
     def _missed_play(self, intent: MissedPlay) -> list[Event]:
         """Cards left the floor with a card nobody saw (not shown when asked): the turn is
@@ -496,7 +493,11 @@ class Table:
             data = {"action": "undo", "target": tr.event_id, "payload": {"by": "camera"}}
             out.append(self._emit(ev.REFEREE, data, intent.t))
         for p in self.state.prompts:  # raised by the clearing and the dealt cards
-            if p.open and p.t >= intent.t_cleared and p.kind in ("show_card", "unreadable"):
+            if (
+                p.open
+                and p.t >= intent.t_cleared
+                and p.kind in ("show_card", "unreadable", "reread")
+            ):
                 note = {"kind": "cleared", "text": "the next deal began: no turn", "seat": None}
                 out.append(self._emit(ev.PROMPT, {**note, "closes": p.event_id}, intent.t))
         self._show_prompt = None
@@ -537,12 +538,13 @@ class Table:
         return out
 
     def _leftovers(self) -> frozenset[str]:
-        """The cards the last round left on the floor (R3.5: the last capturer takes them)."""
-        for rnd in reversed(self.state.rounds):
-            live = rnd.live_turns()
-            if live:
-                return frozenset(live[-1].floor_after)
-        return frozenset()
+        """The cards the last round left on the floor (R3.5: the last capturer takes them):
+        its last turn's floor, or the floor it was dealt when it ended with no turn."""
+        if not self.state.rounds:
+            return frozenset()
+        rnd = self.state.rounds[-1]
+        live = rnd.live_turns()
+        return frozenset(live[-1].floor_after if live else rnd.floor)
 
     def _resume(self) -> None:
         """Put the turn tracker back where the stored events left it."""

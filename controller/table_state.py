@@ -210,6 +210,17 @@ class TableState:
             "finished": bool(m.finished) if m is not None else False,
         }
 
+    def score_data(self) -> dict[str, Any]:
+        """The data of a `score` event for the state as it stands (R3.4: a basra shows the
+        moment it is scored; derived, so the fold itself ignores it)."""
+        rnd = self.current_round
+        return {
+            "totals": self.live_totals,
+            "match_totals": self.totals,
+            "rounds": self.score()["rounds"],
+            "round": rnd.index if rnd is not None else 0,
+        }
+
     def to_dict(self) -> dict[str, Any]:
         rnd = self.current_round
         return {

@@ -195,8 +195,9 @@ class TurnTracker:
     def expect_deal(self, require_empty: bool = True, leftovers=frozenset()) -> None:
         """A new round: wait for the floor to be cleared (if asked) and 4 cards laid.
 
-        `leftovers` are the last round's cards still on the floor (R3.5): a view holding any
-        of them is not a deal; a view with none of them means the floor was cleared."""
+        `leftovers` are the last round's cards still on the floor (R3.5): a view holding all
+        of them, or only some of them, is not a deal; any other view means the floor was
+        cleared."""
         self.mode = DEAL
         self.seen_empty = not require_empty
         self._leftovers = frozenset(leftovers)
@@ -284,10 +285,13 @@ class TurnTracker:
         if not s:
             self.seen_empty = True
             return []
-        if not self.seen_empty and not s & self._leftovers:
-            # None of last round's leftovers lies there: they were taken (R3.5) and the deal
-            # has begun. A new card beside leftovers still lying is no deal: play went on (a
-            # play was counted that never happened, so the round ended early).
+        left = self._leftovers
+        if not self.seen_empty and not (left and (left <= s or s <= left)):
+            # Last round's leftovers no longer lie there: they were taken (R3.5) and the deal
+            # has begun (the reshuffled deck may deal one of their codes again). A new card
+            # beside all the leftovers still lying is no deal: play went on (a play was
+            # counted that never happened, so the round ended early); and some of them
+            # alone are leftovers being gathered.
             self.seen_empty = True
         if not self.seen_empty or len(s) < 4:
             return []  # last round's leftovers not yet cleared, or the deal is in progress

@@ -391,3 +391,42 @@ def test_the_referee_ends_a_round_the_camera_saw_only_part_of_r7(venue, fouls):
     assert again.status_code == 409
     assert again.json()["error"] == "no round in progress to end"
     assert store.last_event_id(mid) == n
+
+
+def test_a_round_ended_through_serve_is_scored_and_followed_by_run_r7(tmp_path):
+    # `serve` and `run --db` are two processes on one venue database: the referee ends the
+    # round on the dashboard (R7), served by a process with no live table. The score is
+    # written at once (10 - 0, as in the test above), and the `run` process's live table
+    # follows: it waits for the next deal instead of reading plays.
+    from controller.live_tables import LiveTables
+
+    db = tmp_path / "venue.db"
+    controller_store, api_store = Store(db), Store(db)
+    digest, token = api_token.load_or_create(db)
+    live = LiveTables(controller_store)
+    info = controller_store.create_match("classic", 2, dealer=0)
+    live.open(info)
+    for i, floor in enumerate(SCRIPT):
+        live.feed_snapshot(info.id, Snapshot(t=float(i + 1), floor=frozenset(floor)))
+    served = LiveTables(api_store)  # `serve`: no table of its own
+    with TestClient(create_app(api_store, digest, referee_sink=served.referee)) as client:
+        auth = {"Authorization": f"Bearer {token}"}
+        r = client.post(f"/api/matches/{info.id}/end-round", headers=auth)
+        assert r.status_code == 201, r.text
+        decision = r.json()["event"]["id"]
+        after = api_store.events(info.id, after=decision)
+        assert [e.type for e in after] == ["score"]
+        assert after[0].data["match_totals"] == [10, 0]
+        assert summary(client, info.id)["phase"] == "dealing"
+        # the run process: the 8S left lies there, then the floor is cleared and dealt
+        deal = ["2C", "5S", "8D", "QH"]
+        for i, floor in enumerate([["8S"], [], deal, [*deal, "6H"]], start=20):
+            live.feed_snapshot(info.id, Snapshot(t=float(i), floor=frozenset(floor)))
+        events = api_store.events(info.id)
+        assert [e.id for e in events] == list(range(1, len(events) + 1))
+        started = [e for e in events if e.type == "round_started"]
+        assert len(started) == 2 and sorted(started[1].data["floor"]) == deal
+        assert [e.data["card"] for e in events if e.type == "turn"][-1] == "6H"
+        assert [e.type for e in events].count("score") >= 1
+    controller_store.close()
+    api_store.close()

@@ -259,3 +259,34 @@ def test_a_view_with_more_plays_than_the_round_has_left_ends_it_and_drops_the_re
     assert len(table.state.rounds[0].live_turns()) == 48
     assert table.state.phase == "dealing" and table.state.errors == []
     assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_reshuffled_deal_may_repeat_a_leftover_code_r3_5():
+    # Last round left 5H 9C KD; the last capturer took them (R3.5) while the camera looked
+    # away, the deck was reshuffled and the deal holds a 5H again. Not all the leftovers lie
+    # there, and not only leftovers: the deal has begun, and it starts the round.
+    from controller.turns import RoundStart, TurnTracker
+
+    tt = TurnTracker(lambda floor, card: False, lambda card: card[0] == "J")
+    tt.expect_deal(require_empty=True, leftovers=frozenset({"5H", "9C", "KD"}))
+    views = ["5H 9C KD", "5H KD", "5H 2S", "5H 2S 7C QD"]
+    intents = [tt.step(Snapshot(float(i), frozenset(v.split()))) for i, v in enumerate(views)]
+    starts = [(i, x) for i, out in enumerate(intents) for x in out if isinstance(x, RoundStart)]
+    assert [(i, x.floor) for i, x in starts] == [(3, frozenset({"5H", "2S", "7C", "QD"}))]
+
+
+def test_a_round_ended_by_the_referee_before_any_play_leaves_its_deal_as_leftovers_r7():
+    # The referee ends round 1 right after its deal (R7): the dealt 2H 3S 9D KC still lie
+    # there; they are that round's floor, not a new deal (R3.5: the last capturer takes the
+    # leftovers before the next deal). The next round starts from the deal after the clearing.
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    deal = frozenset({"2H", "3S", "9D", "KC"})
+    table.feed_snapshot(Snapshot(1.0, deal))
+    assert table.state.phase == "playing"
+    table.referee("end_round", t=2.0)
+    for t, v in [(3.0, deal), (4.0, frozenset()), (5.0, frozenset({"AH", "6S", "8D", "QC"}))]:
+        table.feed_snapshot(Snapshot(t, v))
+    started = [e for e in log if e.type == "round_started"]
+    assert [sorted(e.data["floor"]) for e in started] == [sorted(deal), ["6S", "8D", "AH", "QC"]]
+    assert started[1].t == 5.0
