@@ -37,7 +37,7 @@ from controller.api_models import (
 )
 from controller.api_state import StateCache
 from controller.errors import UserError
-from controller.events import MATCH_ENDED, REFEREE, SCORE, Event
+from controller.events import REFEREE, SCORE, Event
 from controller.live_view import LiveView
 from controller.referee_actions import RefereeSink, plan_decision, try_decision
 from controller.store import Conflict, NotFound, Store
@@ -257,12 +257,8 @@ def create_app(
                 # No live table in this process followed the ended round with its score and
                 # the match's fate: written here (a `run` process following the log reads
                 # them as they are, and waits for the next deal).
-                store.append_new(match_id, SCORE, trial.score_data())
-                if trial.match.finished:
-                    m = trial.match
-                    store.append_new(
-                        match_id, MATCH_ENDED, {"winner": m.winner, "totals": m.totals}
-                    )
+                for typ, data in trial.round_end_events():
+                    store.append_new(match_id, typ, data)
         return {"event": event.to_dict(), "state": states.get(match_id)}
 
     ref = {

@@ -212,10 +212,8 @@ class Table:
         e = self._emit(ev.REFEREE, data, t)
         if action == "end_round":
             # The referee ended the round (R7): its score and the match's fate follow.
-            self._score_event(t)
-            m = self.state.match
-            if m.finished:
-                self._emit(ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}, t)
+            for typ, d in self.state.round_end_events():
+                self._emit(typ, d, t)
         self.after_decision(action, before)
         return e
 
@@ -527,14 +525,12 @@ class Table:
         if short:
             data.update(short=True, plays=probe.plays_in_round)
         out = [self._emit(ev.ROUND_ENDED, data, t)]
-        out.append(self._score_event(t))
-        m = self.state.match
-        if m.finished:
-            out.append(self._emit(ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}, t))
-        elif short:
-            self.turns.expect_deal(require_empty=False)  # the floor was seen cleared
-        else:
-            self.turns.expect_deal(require_empty=True, leftovers=self._leftovers())
+        out += [self._emit(typ, d, t) for typ, d in self.state.round_end_events()]
+        if not self.state.match.finished:
+            if short:
+                self.turns.expect_deal(require_empty=False)  # the floor was seen cleared
+            else:
+                self.turns.expect_deal(require_empty=True, leftovers=self._leftovers())
         return out
 
     def _leftovers(self) -> frozenset[str]:

@@ -221,6 +221,15 @@ class TableState:
             "round": rnd.index if rnd is not None else 0,
         }
 
+    def round_end_events(self) -> list[tuple[str, dict[str, Any]]]:
+        """The derived events that follow an ended round: its `score`, and `match_ended`
+        when it decided the match (type, data)."""
+        out: list[tuple[str, dict[str, Any]]] = [(ev.SCORE, self.score_data())]
+        m = self.match
+        if m is not None and m.finished:
+            out.append((ev.MATCH_ENDED, {"winner": m.winner, "totals": m.totals}))
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         rnd = self.current_round
         return {
