@@ -145,6 +145,10 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         def traced(snap):
             unsure = f" guess {sorted(snap.unsure)}" if snap.unsure else ""
             unread = f" unreadable {snap.unreadable}" if snap.unreadable else ""
+            if snap.faint:
+                unread += " faint " + " ".join(f"{c}:{p:.2f}" for c, p in snap.faint[:5])
+            for code, reading in snap.readings:
+                unread += f" read {code}=" + ",".join(f"{c}:{p:.2f}" for c, p in reading[:3])
             trace.append(
                 (
                     snap.t,
@@ -259,7 +263,8 @@ def _write_trace(out: Path, truth: dict, events: list, trace: list) -> None:
     for m in truth["marks"]:
         what = " ".join(f"{k}={m[k]}" for k in ("round", "play", "card") if m.get(k) is not None)
         rows.append((m["t"], 0, f"TRUTH {m['kind']} {what}"))
-    keys = ("round", "play", "seat", "card", "verdict", "foul", "kind", "text", "floor_after")
+    keys = ("round", "play", "seat", "card", "read_as", "by_capture", "faint", "verdict", "foul")
+    keys += ("kind", "text", "floor_after")
     for e in events:
         data = {k: e.data[k] for k in keys if e.data.get(k) is not None}
         rows.append((e.t, 2, f"EVENT {e.id} {e.type} {json.dumps(data)}"))

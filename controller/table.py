@@ -37,6 +37,15 @@ from controller.turns import (
 Subscriber = Callable[[Event], None]
 
 
+# A card read too faintly to accept that stays as the next card comes is judged as a trail
+# when its read gives its likeliest code still in play at least this share of the probability
+# and this many times the runner-up's (held for the referee with that code as a guess when
+# not; on the held-out deck the faint court cards that trailed read 0.61-0.66, runner-ups
+# at most 0.2)
+FAINT_TRAIL_SHARE = 0.5
+FAINT_TRAIL_MARGIN = 3.0
+
+
 @dataclass
 class Latency:
     """When a turn's outcome settled on the table (video time) and when its verdict came."""
@@ -94,9 +103,12 @@ class Table:
         recognize = recognizer.observe if recognizer is not None else None
         self.tracker = FloorTracker(self.geometry, recognize, tracker_config or TrackerConfig())
         self.tracker.learn = False  # calibrated from the logged confidences (see _emit)
-        self.turns = TurnTracker(self._can_capture, self._bad_initial)
+        self.turns = TurnTracker(
+            self._can_capture, self._bad_initial, explain=self._explain, trail_of=self._trail_of
+        )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
+        self._renames: dict[str, str] = {}  # cards renamed while one view's intents are judged
         self._misdeal_prompt: int | None = None
         past = list(events or [])
         if past:
@@ -107,6 +119,7 @@ class Table:
                 raise UserError("the stored events hold no match_started")
             self.match_id = self.state.match_id
             self._resume()
+            self._adopt_faint(past)
         else:
             self.state = TableState()
             self.match_id = match_id or uuid.uuid4().hex[:12]
@@ -176,7 +189,11 @@ class Table:
         if self.state.phase == "finished":
             return []
         out: list[Event] = []
+        self._renames = {}
         for intent in self.turns.step(snap):
+            if self._renames:
+                intent = _renamed(intent, self._renames)  # a card renamed by an earlier turn
+                intent = self._claim_freed(intent, snap)
             if self.state.phase != "playing" and not isinstance(
                 intent, (RoundStart, MisdealPrompt)
             ):
@@ -395,8 +412,15 @@ class Table:
         }
         if obs.card_confidence is not None:
             data["card_confidence"] = round(obs.card_confidence, 3)
-        if obs.confidence < self.tracker.sure or obs.inferred:
+        if (
+            obs.confidence < self.tracker.sure
+            or obs.inferred
+            or obs.by_capture
+            or obs.faint_box is not None
+        ):
             data["doubtful"] = True  # a legal verdict the referee may want to confirm
+        if obs.by_capture:
+            data["by_capture"] = True  # read too faintly alone: the cards it took named it
         if obs.shown and self._show_prompt is not None:
             data["prompt"] = self._show_prompt
             self._show_prompt = None
@@ -415,6 +439,17 @@ class Table:
         else:
             try:
                 v = judge(self.rules, before, obs.card, after, tuple(m.history))
+                if v.verdict == "foul":
+                    named = self._runner_up(obs, before, after, tuple(m.history))
+                    if named is not None:
+                        # a doubtful read whose play is a foul, and a runner-up of the same
+                        # read that makes it legal (it takes exactly those cards, or nothing
+                        # when it stayed): the read was wrong, the card is renamed
+                        code, v, after = named
+                        data["read_as"], data["card"] = obs.card, code
+                        data["floor_after"], data["doubtful"] = after, True
+                        if code in after:
+                            self._rename_lying(obs.card, code, obs.confidence)
                 data.update(v.to_dict())
                 if v.verdict == "foul":
                     kind = ev.FOUL
@@ -422,6 +457,11 @@ class Table:
             except JudgeError as exc:
                 data.update(_held(UNREADABLE, UNREADABLE), reason=str(exc))
                 kind = ev.FOUL
+        if obs.faint_box is not None:
+            data["faint"] = True  # read too faintly to accept; it stayed: a trail
+            data["box"] = [round(float(v), 1) for v in obs.faint_box]  # where it lies
+            if obs.card is not None:
+                self.tracker.adopt(obs.card, obs.faint_box, obs.confidence)
         out = [self._emit(kind, data, obs.t)]
         self.latencies.append(Latency(obs.card, obs.t_landed, obs.t))
         side = self._side(seat)
@@ -441,7 +481,9 @@ class Table:
         gone: set[str] = set()
         rnd = self.state.current_round
         for tr in rnd.live_turns() if rnd else []:
-            if tr.card:
+            # a card held as only a guess (R7 `unreadable`, not yet decided) names no card:
+            # the card of that code may still come (its true card is another)
+            if tr.card and not (tr.verdict == UNREADABLE and tr.status == PENDING):
                 gone.add(tr.card)
             gone |= set(tr.floor_before) - set(tr.floor_after)
         return gone - set(self.state.floor)
@@ -576,6 +618,24 @@ class Table:
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
 
+    def _adopt_faint(self, past: list[Event]) -> None:
+        """A restarted table: cards read too faintly that trailed this round and still lie on
+        the floor are kept at their places (the log holds where they lie)."""
+        rnd = self.state.current_round
+        if self.state.phase != "playing" or rnd is None:
+            return
+        floor = set(self.state.floor)
+        for e in past:
+            d = e.data
+            if (
+                e.type in (ev.TURN, ev.FOUL)
+                and d.get("faint")
+                and d.get("box")
+                and d.get("round") == rnd.index
+                and d.get("card") in floor
+            ):
+                self.tracker.adopt(d["card"], d["box"], float(d.get("confidence", 0.0)))
+
     # ---- rules helpers for the turn tracker -------------------------------------------------
     def _can_capture(self, floor: frozenset[str], card: str) -> bool:
         from engine.captures import plans
@@ -588,6 +648,128 @@ class Table:
             )
         except ValueError:
             return True  # let the judge explain it
+
+    def _explain(
+        self, before: frozenset[str], after: frozenset[str], faint: dict[str, float]
+    ) -> tuple[str, float] | None:
+        """The card that took `before - after`, from a read too faint to accept (`faint`:
+        code -> share of the read): the likeliest code still in play (one deck) whose play
+        takes exactly those cards legally (R2), if the read gives it at least `alt_min_share`
+        and at least half the share of its likeliest code still in play (a read that names
+        another card more plainly leaves the turn to the referee: it may be a foul)."""
+        from engine.referee import JudgeError, judge
+
+        m = self.state.match
+        if m is None or not m.in_round:
+            return None
+        gone = self._gone_this_round()
+        possible = sorted(
+            ((share, code) for code, share in faint.items()
+             if code not in gone and code not in before and code not in after),
+            reverse=True,
+        )  # fmt: skip
+        if not possible:
+            return None
+        top = possible[0][0]
+        floor_before, floor_after = _sorted(before), _sorted(after)
+        for share, code in possible:
+            if share < max(self.tracker.config.alt_min_share, top / 2):
+                break
+            try:
+                v = judge(self.rules, floor_before, code, floor_after, tuple(m.history))
+            except (JudgeError, ValueError):
+                continue
+            if v.verdict != "foul":
+                return code, share
+        return None
+
+    def _runner_up(self, obs: ObservedTurn, before: list[str], after: list[str], history):
+        """(code, verdict, floor_after) for a play judged a foul when its card was read doubtfully
+        (under the tracker's `sure`) and a runner-up of the same read, still in play (one
+        deck) and given at least `alt_min_share` and half the read's share for the code it
+        named, takes exactly those cards legally (R2; a bellot 5 read as a J sweeping only
+        part of the floor, or a J left lying where a 5 trails). None when no runner-up
+        explains it: the foul stands for the referee (R7)."""
+        from engine.referee import JudgeError, judge
+
+        card = obs.card
+        if not obs.reading or card is None:
+            return None
+        conf = obs.card_confidence if obs.card_confidence is not None else obs.confidence
+        if conf >= self.tracker.sure:
+            return None
+        top = dict(obs.reading).get(card, obs.reading[0][1])
+        gone = self._gone_this_round()
+        bar = max(self.tracker.config.alt_min_share, top / 2)
+        for code, share in obs.reading:
+            if code == card or share < bar or code in gone or code in before or code in after:
+                continue
+            seen = [code if c == card else c for c in after]  # a trail: it lies there
+            try:
+                v = judge(self.rules, before, code, seen, history)
+            except (JudgeError, ValueError):
+                continue
+            if v.verdict != "foul":
+                return code, v, _sorted(seen)
+        return None
+
+    def _rename_lying(self, was: str, card: str, confidence: float, sure: bool = False) -> None:
+        """A card lying on the floor is `card`, not `was` (its turn's read was renamed): the
+        turn tracker, the floor tracker and this view's later intents use the new name."""
+        self.turns.rename(was, card, sure)
+        self.tracker.rename(was, card, confidence)
+        self._renames[was] = card
+
+    def _claim_freed(self, intent: Any, snap: Snapshot) -> Any:
+        """A card of this view read only as a guess because its plain read named a code that
+        an earlier turn of the same view has just renamed away (one deck: the code was held
+        by a misread card): it is that code after all (a bellot 5H read as JH lay there when
+        the real JH came)."""
+        from dataclasses import replace
+
+        card = getattr(intent, "card", None)
+        if not card or not getattr(intent, "unsure", False):
+            return intent
+        reading = snap.reading_of(card)
+        freed = set(self._renames) - set(self._renames.values())
+        if not reading or reading[0][0] not in freed:
+            return intent
+        code = reading[0][0]
+        conf = snap.confidence_of(card) or 0.0
+        self._rename_lying(card, code, conf, sure=True)
+        changed = _renamed(intent, {card: code})
+        fields = {"unsure": False}
+        if hasattr(changed, "card_confidence"):
+            fields["card_confidence"] = conf
+        return replace(changed, **fields)
+
+    def _trail_of(
+        self, floor: frozenset[str], faint: dict[str, float]
+    ) -> tuple[str, float, bool] | None:
+        """The card read too faintly that stayed on `floor` while the next card came: the
+        likeliest code still in play (one deck), with its share, and whether the read is
+        plain enough to judge it (at least FAINT_TRAIL_SHARE of the read and FAINT_TRAIL_MARGIN
+        times its runner-up in play, and a legal trail there, R2.7); otherwise its turn is
+        held for the referee with that code as a guess (R7). None when no code is left."""
+        m = self.state.match
+        if m is None or not m.in_round:
+            return None
+        gone = self._gone_this_round()
+        possible = sorted(
+            ((share, code) for code, share in faint.items()
+             if code not in gone and code not in floor),
+            reverse=True,
+        )  # fmt: skip
+        if not possible or possible[0][0] < self.tracker.config.alt_min_share:
+            return None
+        share, code = possible[0]
+        runner = possible[1][0] if len(possible) > 1 else 0.0
+        sure = (
+            share >= FAINT_TRAIL_SHARE
+            and share >= FAINT_TRAIL_MARGIN * runner
+            and not self._can_capture(floor, code)
+        )
+        return code, share, sure
 
     def _bad_initial(self, card: str) -> bool:
         """R1.3: a J on the initial floor, or the 7D unless the variant keeps it (Lebanese)."""
@@ -602,6 +784,22 @@ class Table:
             for f in self.state.fouls()
         ]
         return out
+
+
+def _renamed(intent: Any, renames: dict[str, str]) -> Any:
+    """An intent with the cards renamed earlier in the same view renamed in it too."""
+    from dataclasses import fields, is_dataclass, replace
+
+    if not is_dataclass(intent):
+        return intent
+    changes: dict[str, Any] = {}
+    for f in fields(intent):
+        value = getattr(intent, f.name)
+        if isinstance(value, frozenset) and value & renames.keys():
+            changes[f.name] = frozenset(renames.get(c, c) for c in value)
+        elif f.name == "card" and value in renames:
+            changes[f.name] = renames[value]
+    return replace(intent, **changes) if changes else intent
 
 
 def _held(verdict: str, foul: str) -> dict:

@@ -88,6 +88,10 @@ class Read:
     unreadable: list[tuple[list[float], float]] = field(default_factory=list)
     # floor detections whose best read names a code gone this round: code -> confidence
     gone_named: dict[str, float] = field(default_factory=dict)
+    # what each floor detection's classifier said: named code -> [(code, share), ...], and
+    # the same for the detections no possible code names (their boxes' order)
+    alts: dict[str, list] = field(default_factory=dict)
+    unreadable_alts: list[list] = field(default_factory=list)
 
 
 @dataclass
@@ -352,8 +356,9 @@ class FloorTracker:
             name, conf, unsure = self._name(code, conf, box, alts, read)
             if name is None:
                 read.unreadable.append((box, conf))
+                read.unreadable_alts.append(alts)
                 continue
-            read.floor[name], read.boxes[name] = conf, box
+            read.floor[name], read.boxes[name], read.alts[name] = conf, box, alts
             if unsure:
                 read.unsure.add(name)
         return read
@@ -461,6 +466,8 @@ class FloorTracker:
         # Codes gone this round that the last read named surely on the floor: one or two are
         # misreads; several at once on a fresh floor are the next round's deal (the Table).
         gone_read = frozenset(c for c, v in read.gone_named.items() if v >= accept)
+        faint, faint_box = self._faint(floor, boxes) if landed else ((), None)
+        readings = self._readings(floor - set(self.cards))
         self._done, self._reads = True, []
         self.cards = {c: boxes[c] for c in floor if c in boxes}
         self._known_conf = {c: mean.get(c, self._known_conf.get(c, 1.0)) for c in floor}
@@ -474,7 +481,68 @@ class FloorTracker:
             confidences=tuple(sorted((c, round(mean.get(c, 1.0), 3)) for c in floor)),
             renamed=renamed,
             gone_read=gone_read,
+            faint=faint,
+            faint_box=faint_box,
+            readings=readings,
         )
+
+    def _readings(self, new: set[str]) -> tuple:
+        """What the classifier said of each card new on the floor, as (code, ((code, share),
+        ...)) with the shares of its probability, surest first (the latest read of it)."""
+        out = []
+        for code in sorted(new):
+            alts = next((r.alts[code] for r in reversed(self._reads) if code in r.alts), None)
+            if not alts:
+                continue
+            total = sum(float(p) for _c, p in alts) or 1.0
+            out.append((code, tuple((c, round(float(p) / total, 3)) for c, p in alts)))
+        return tuple(out)
+
+    def rename(self, was: str, code: str, confidence: float) -> None:
+        """The card of the last snapshot named `was` is `code` (its owner renamed it)."""
+        if was in self.cards:
+            self.cards[code] = self.cards.pop(was)
+            self._known_conf.pop(was, None)
+            self._known_conf[code] = float(confidence)
+
+    def adopt(self, code: str, box, confidence: float) -> None:
+        """A card read too faintly to accept lies at `box` as `code` (its owner judged it a
+        trail): later reads keep it there like any card of the last snapshot."""
+        self.cards[code] = [float(v) for v in box]
+        self._known_conf[code] = float(confidence)
+
+    def _faint(
+        self, floor: set[str], boxes: dict
+    ) -> tuple[tuple[tuple[str, float], ...], tuple[float, ...] | None]:
+        """What the classifier said of the cards read too faintly to be accepted where the
+        pixels changed (a card just laid): code -> its share of the detection's probability,
+        the largest over those detections. Not a read of the floor: a capture may tell later
+        which of them the card was (`TurnTracker.explain`). With the box of the detection
+        whose top share is the largest (where the card lies)."""
+        shares: dict[str, float] = {}
+        best: list = [0.0, None]
+
+        def add(alts: list, box: list[float]) -> None:
+            total = sum(float(p) for _c, p in alts) or 1.0
+            for code, p in alts:
+                shares[code] = max(shares.get(code, 0.0), float(p) / total)
+            top = max((float(p) for _c, p in alts), default=0.0) / total
+            if top > best[0]:
+                best[:] = [top, tuple(float(v) for v in box)]
+
+        taken = [boxes[c] for c in floor if c in boxes]
+        for r in self._reads:
+            for code, alts in r.alts.items():
+                box = r.boxes.get(code)
+                if code in floor or box is None or _covered(box, taken):
+                    continue
+                if self._untouched(box, 0.3):
+                    continue  # nothing landed there
+                add(alts, box)
+            for (box, _conf), alts in zip(r.unreadable, r.unreadable_alts, strict=False):
+                if not _covered(box, taken) and not self._untouched(box, 0.3):
+                    add(alts, box)
+        return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
 
     def _keep_untouched(
         self, floor: set[str], boxes: dict, small: np.ndarray, mean: dict[str, float]

@@ -25,9 +25,17 @@ class Snapshot:
     # (earlier code, code): a card that did not move, read better: the earlier read was wrong
     renamed: tuple[tuple[str, str], ...] = ()
     gone_read: frozenset[str] = frozenset()  # codes gone this round, read surely on the floor
+    # cards just laid but read too faintly to be on `floor`: (code, share of the probability)
+    faint: tuple[tuple[str, float], ...] = ()
+    faint_box: tuple[float, ...] | None = None  # where the faintest-read card lies (pixels)
+    # what the classifier said of each card new on the floor: (code, ((code, share), ...))
+    readings: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()
 
     def confidence_of(self, code: str) -> float | None:
         return next((c for k, c in self.confidences if k == code), None)
+
+    def reading_of(self, code: str) -> tuple[tuple[str, float], ...]:
+        return next((r for k, r in self.readings if k == code), ())
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,14 @@ class ObservedTurn:
     unsure: bool = False  # the card's code is only a best guess (held for the referee)
     card_confidence: float | None = None  # how surely the played card itself was read
     inferred: bool = False  # one of two plays seen in one view: their order was inferred
+    # the card was read too faintly to be accepted; the cards it took named it (`explain`)
+    by_capture: bool = False
+    # the card was read too faintly to be accepted and stayed as the next card came (a
+    # trail): it lies at this box, and the tracker is told to keep it there
+    faint_box: tuple[float, ...] | None = None
+    # what the classifier said of the card: ((code, share), ...), surest first (its runner-ups
+    # name the card when the read was doubtful and the play it makes is a foul: `Table`)
+    reading: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,6 +187,17 @@ class TurnTracker:
 
     can_capture: Callable[[frozenset[str], str], bool]
     bad_initial: Callable[[str], bool]
+    # explain(floor_before, floor_after, faint) -> (card, share) or None: the card read too
+    # faintly to be accepted (`Snapshot.faint`: code -> share) that took exactly these cards
+    explain: (
+        Callable[[frozenset[str], frozenset[str], dict[str, float]], tuple[str, float] | None]
+        | None
+    ) = None
+    # trail_of(floor, faint) -> (card, share, sure) or None: the card read too faintly that
+    # stayed on `floor` as the next card came (it took nothing: a trail, or a missed capture)
+    trail_of: (
+        Callable[[frozenset[str], dict[str, float]], tuple[str, float, bool] | None] | None
+    ) = None
     mode: str = DEAL
     floor: frozenset[str] = frozenset()
     seen_empty: bool = True
@@ -183,12 +210,16 @@ class TurnTracker:
     _conf: float = 1.0
     _unsure: bool = False
     _card_conf: float | None = None
+    _reading: tuple[tuple[str, float], ...] = ()  # the laid card's read
     _after: frozenset[str] = frozenset()
     _unreadable: frozenset[str] | None = None
     _cleared_t: float | None = None  # when the floor was last seen empty in a round
     _show_snap: Snapshot | None = None  # the view where the card to show was laid (SHOWING)
     _unexplained: frozenset[str] | None = None  # the last view no single play explained
     _fresh: int = 0  # the most cards seen on the floor since (none left it)
+    _faint: dict[str, float] = field(default_factory=dict)  # faint reads since the last play
+    _faint_t: float | None = None  # when the first of them was seen settled
+    _faint_box: tuple[float, ...] | None = None  # where the card read faintly lies
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
@@ -209,6 +240,7 @@ class TurnTracker:
         """The floor is known to be `floor` (round started, referee decision): wait for a play."""
         self.mode = IDLE
         self.floor = frozenset(floor)
+        self._faint, self._faint_t, self._faint_box = {}, None, None
 
     def _rename(self, was: str, card: str, t: float) -> Reread:
         def swap(cards: frozenset[str]) -> frozenset[str]:
@@ -218,6 +250,13 @@ class TurnTracker:
         if self._card == was:
             self._card = card
         return Reread(was, card, t)
+
+    def rename(self, was: str, card: str, sure: bool = False) -> None:
+        """A card the turns hold is `card`, not `was` (the Table renamed it); `sure`: the
+        card laid is no longer only a guess."""
+        self._rename(was, card, 0.0)
+        if sure and self._card == card:
+            self._unsure = False
 
     def on_floor(self) -> frozenset[str]:
         """The codes that lie on the floor now as far as the turns know (with a laid or a
@@ -317,11 +356,48 @@ class TurnTracker:
     def _idle(self, snap: Snapshot) -> list[Intent]:
         f, s = self.floor, snap.floor
         prev, self._unexplained = self._unexplained, None
+        earlier, box = self._faint, self._faint_box  # faint reads of views before this one
+        faint, faint_t = dict(earlier), self._faint_t
+        for code, share in snap.faint:
+            faint[code] = max(share, faint.get(code, 0.0))
+            faint_t = _landed(snap) if faint_t is None else faint_t
         if s == f:
+            # a card laid, read too faintly: remember what was read of it, and where
+            self._faint, self._faint_t = faint, faint_t
+            self._faint_box = box if box is not None else snap.faint_box
             if not snap.unreadable:
                 self._unreadable = None
             return []
+        self._faint, self._faint_t, self._faint_box = {}, None, None
         added, removed = s - f, f - s
+        if added and not removed and earlier and box is not None and self.trail_of is not None:
+            # The card read too faintly stays while the next card comes: it took nothing (a
+            # trail, R2.7, or a missed capture): its turn comes first, then the next card's,
+            # and it lies on the floor from now on (never a seat skipped).
+            named = self.trail_of(f, earlier)
+            if named is not None and named[0] not in s:
+                card, share, sure = named
+                mid = f | {card}
+                self.floor = mid
+                turn = ObservedTurn(
+                    card, f, mid, snap.t, faint_t if faint_t is not None else _landed(snap),
+                    False, min(snap.confidence, share), not sure, None, faint_box=box,
+                )  # fmt: skip
+                return [turn, *self._idle(replace(snap, floor=s | {card}, faint=()))]
+        if removed and len(added) <= 1 and faint and self.explain is not None:
+            # Cards left and the card that took them was read, but too faintly to accept: the
+            # one code its read allows that takes exactly these cards legally is the card
+            # (a K that took a K is a K; R2.3). Judged as seen, marked doubtful.
+            after = f - removed
+            named = self.explain(f, after, faint)
+            if named is not None and not (added and named[0] in added):
+                card, share = named
+                self.floor = after
+                turn = ObservedTurn(
+                    card, f, after, snap.t, faint_t if faint_t is not None else _landed(snap),
+                    False, min(snap.confidence, share), False, None, by_capture=True,
+                )  # fmt: skip
+                return [turn, *(self._idle(snap) if added else [])]
         if len(added) == 1 and not removed:
             (card,) = added
             unsure = card in snap.unsure
@@ -331,6 +407,7 @@ class TurnTracker:
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
             self._conf, self._unsure = snap.confidence, unsure
             self._card_conf = snap.confidence_of(card)
+            self._reading = snap.reading_of(card)
             laid = CardLaid(card, f, s, snap.t, self._t_land, self._conf, unsure, self._card_conf)
             return [laid]
         if not added and removed:
@@ -380,7 +457,16 @@ class TurnTracker:
             self.mode, self.floor = IDLE, s
             return [
                 ObservedTurn(
-                    card, f, s, snap.t, self._t_land, False, conf, self._unsure, self._card_conf
+                    card,
+                    f,
+                    s,
+                    snap.t,
+                    self._t_land,
+                    False,
+                    conf,
+                    self._unsure,
+                    self._card_conf,
+                    reading=self._reading,
                 )
             ]
         if laid < s:
@@ -389,7 +475,7 @@ class TurnTracker:
             self.mode, self.floor = IDLE, laid
             turn = ObservedTurn(
                 card, f, laid, snap.t, self._t_land, False, self._conf, self._unsure,
-                self._card_conf,
+                self._card_conf, reading=self._reading,
             )  # fmt: skip
             return [turn, *self._idle(snap)]
         # Cards left and a new one arrived between two settled views: the capture left
@@ -397,8 +483,9 @@ class TurnTracker:
         kept = laid & s
         self.mode, self.floor = IDLE, kept
         turn = ObservedTurn(
-            card, f, kept, snap.t, self._t_land, False, conf, self._unsure, self._card_conf
-        )
+            card, f, kept, snap.t, self._t_land, False, conf, self._unsure, self._card_conf,
+            reading=self._reading,
+        )  # fmt: skip
         return [turn, *self._idle(snap)]
 
     def _await_show(self, snap: Snapshot) -> list[Intent]:
@@ -480,7 +567,7 @@ class TurnTracker:
         `t` and `confidence`: when it landed and how sure that read was (the turn keeps both)."""
         self.mode, self.floor = LAID, frozenset(floor_before)
         self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, confidence
-        self._unsure, self._card_conf = False, card_confidence
+        self._unsure, self._card_conf, self._reading = False, card_confidence, ()
 
     def resume_show(self, floor_before, floor_after) -> None:
         """A restarted table: the "show the card" prompt is still open."""
@@ -513,6 +600,7 @@ def _seen_turn(card: str, before, after, snap) -> ObservedTurn:
         snap.confidence,
         card in snap.unsure,
         snap.confidence_of(card),
+        reading=snap.reading_of(card),
     )
 
 

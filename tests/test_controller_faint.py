@@ -1,0 +1,412 @@
+"""A card laid but read too faintly to accept: the cards it takes may name it (R2, R7).
+
+The tracker keeps what the classifier said of a card that landed but was read too faintly to
+be on the floor (`Snapshot.faint`); when cards then leave, the turns ask the Table which code
+of that read, still in play (one deck, R1.1), takes exactly those cards legally. A K that
+took the floor's K was a K (R2.3); a read that names another card more plainly is left to the
+referee (it may be a foul, R7), never explained away.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace as NS
+
+from controller.events import FOUL, PROMPT, TURN
+from controller.simulator import Shot, SimVideo
+from controller.table import Table
+from controller.table_geometry import TableGeometry
+from controller.tracker import FloorTracker
+from controller.turns import Snapshot
+
+GEO = TableGeometry.default(2)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def snap(self, cards: str, faint: tuple = (), unsure: str = "") -> Snapshot:
+        self.t += 1.0
+        return Snapshot(
+            self.t,
+            frozenset(cards.split()),
+            faint=faint,
+            unsure=frozenset(unsure.split()),
+        )
+
+
+def dealt(variant: str = "classic", floor: str = "9C 5H 4S KD"):
+    """A two-player table whose first round started with `floor`; seat 1 plays first."""
+    table = Table(variant, 2, 0)
+    clock = Clock()
+    table.feed_snapshot(clock.snap(floor))
+    return table, clock
+
+
+def test_a_faint_king_that_took_the_king_is_the_king_r2_3():
+    # Seat 1 lays a card read only faintly (KS 0.6, KC 0.15, 3S 0.1 of its probability): no
+    # turn yet. It takes the KD alone: only a K takes a K (R2.3), and KS is the read's
+    # likeliest code that does, so the turn is a KS capture of KD, marked doubtful.
+    table, clock = dealt()
+    faint = (("KS", 0.6), ("KC", 0.15), ("3S", 0.1))
+    assert table.feed_snapshot(clock.snap("9C 5H 4S KD", faint)) == []
+    (turn,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert turn.type == TURN
+    assert (turn.data["card"], turn.data["seat"], turn.data["verdict"]) == ("KS", 1, "capture")
+    assert turn.data["takes"] == ["KD"]
+    assert turn.data["doubtful"] is True and turn.data["by_capture"] is True
+    assert turn.data["t_landed"] == 2.0  # when the faint card was first seen lying there
+    assert table.state.match.captured(1) == ("KS", "KD")
+    assert table.state.to_play == 0
+    assert not [p for p in table.state.prompts if p.open]  # nobody is asked to show it
+
+
+def test_one_deck_leaves_the_faint_reads_runner_up_r1_1():
+    # Seat 1 takes the KC with a KS seen plainly; seat 0 trails the KD. Seat 1's next card is
+    # read faintly as KD 0.73, KC 0.09, KH 0.09, 3H 0.07, KS 0.05, and it takes the KD. The KD
+    # is the card it took, KC and KS were played or taken this round (one deck, R1.1): of
+    # the codes left, KH is the likeliest, and a K takes a K (R2.3).
+    table, clock = dealt(floor="9C 5H KC 4S")
+    table.feed_snapshot(clock.snap("9C 5H KC 4S KS"))
+    (ks,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert (ks.data["card"], ks.data["takes"]) == ("KS", ["KC"])
+    (kd,) = table.feed_snapshot(clock.snap("9C 5H 4S KD"))
+    assert (kd.data["card"], kd.data["seat"], kd.data["verdict"]) == ("KD", 0, "trail")
+    faint = (("KD", 0.73), ("KC", 0.09), ("KH", 0.09), ("3H", 0.07), ("KS", 0.05))
+    assert table.feed_snapshot(clock.snap("9C 5H 4S KD", faint)) == []
+    (turn,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert (turn.data["card"], turn.data["seat"], turn.data["takes"]) == ("KH", 1, ["KD"])
+    assert turn.data["by_capture"] is True
+
+
+def test_the_faint_read_names_the_card_whose_capture_is_legal_r2_2():
+    # A faint 9 (9D 0.5, 9H 0.3, 6D 0.1) took 9C and 5H+4S (R2.2): 9D.
+    table, clock = dealt()
+    faint = (("9D", 0.5), ("9H", 0.3), ("6D", 0.1))
+    table.feed_snapshot(clock.snap("9C 5H 4S KD", faint))
+    (turn,) = table.feed_snapshot(clock.snap("KD"))
+    assert (turn.data["card"], turn.data["verdict"]) == ("9D", "capture")
+    assert sorted(turn.data["takes"]) == ["4S", "5H", "9C"]
+
+
+def test_a_read_that_names_another_card_plainly_is_left_to_the_referee_r7():
+    # The read says 6S (0.6) and only faintly KS (0.2): a 6 cannot take the KD (a wrong
+    # capture, if it was the 6), and KS is under half the 6S's share. Nothing is explained
+    # away: the player is asked to show the card, as when nothing was read at all.
+    table, clock = dealt()
+    faint = (("6S", 0.6), ("KS", 0.2))
+    table.feed_snapshot(clock.snap("9C 5H 4S KD", faint))
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert prompt.type == PROMPT and prompt.data["kind"] == "show_card"
+    assert table.state.turns() == []
+
+
+def test_a_faint_read_of_codes_no_longer_in_play_explains_nothing_r1_1():
+    # The read names only KD (on the floor, the card taken) and QS (not a K): no code left
+    # in play takes the KD legally, so the player is asked to show the card.
+    table, clock = dealt()
+    faint = (("KD", 0.8), ("QS", 0.1))
+    table.feed_snapshot(clock.snap("9C 5H 4S KD", faint))
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert prompt.data["kind"] == "show_card"
+
+
+def test_a_faint_jack_that_swept_the_floor_scores_its_point_r2_4_r4_3():
+    # A faint JC (0.7) and the whole floor taken: a J sweep, no basra (R3.2); the J is a
+    # point card (R4.3) in seat 1's pile.
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD", (("JC", 0.7), ("QC", 0.2))))
+    (turn,) = table.feed_snapshot(clock.snap(""))
+    assert (turn.data["card"], turn.data["verdict"], turn.data["basra"]) == ("JC", "sweep", False)
+    assert set(table.state.match.captured(1)) == {"JC", "9C", "5H", "4S", "KD"}
+
+
+def test_a_held_guess_does_not_use_up_its_code_r1_1_r7():
+    # Seat 1's card was read only as a best guess, KS (one deck ruled out its plainer reads):
+    # the capture of KD is held for the referee (R7 unreadable). A KS seen plainly later is
+    # that KS, not a duplicate: a guess names no card.
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD KS", unsure="KS"))
+    (held,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert held.type == FOUL and held.data["verdict"] == "unreadable"
+    assert held.data["card"] == "KS"
+    (trail,) = table.feed_snapshot(clock.snap("9C 5H 4S KS"))
+    assert trail.type == TURN
+    assert (trail.data["card"], trail.data["seat"], trail.data["verdict"]) == ("KS", 0, "trail")
+
+
+class FaintReader:
+    """Reads the exact labels, but one code only faintly (its classifier's top five shares
+    given as `alts`), as the held-out deck's court cards are read."""
+
+    def __init__(self, geometry: TableGeometry, faint: str, alts: list, size=(1280, 720)):
+        w, h = size
+        x1, y1, x2, y2 = geometry.floor_box(w, h)
+        mx, my = int(w * 0.04), int(h * 0.04)
+        self.ox, self.oy = max(0, x1 - mx), max(0, y1 - my)
+        self.shape = (min(h, y2 + my) - self.oy, min(w, x2 + mx) - self.ox)
+        self.faint, self.alts = faint, alts
+        self.labels: list = []
+
+    def observe(self, image, t):
+        if image.shape[:2] != self.shape:
+            return NS(t=t, cards=[])
+        cards = []
+        for lab in self.labels:
+            box = [lab.box[0] - self.ox, lab.box[1] - self.oy, lab.box[2] - self.ox,
+                   lab.box[3] - self.oy]  # fmt: skip
+            if lab.code == self.faint:
+                top = self.alts[0][0]
+                cards.append(NS(code=top, confidence=0.08, box=box, alts=self.alts))
+            else:
+                cards.append(NS(code=lab.code, confidence=0.97, box=box,
+                                alts=[(lab.code, 0.97)]))  # fmt: skip
+        return NS(t=t, cards=cards)
+
+
+def test_the_tracker_keeps_what_it_read_of_a_card_too_faint_to_accept():
+    # A KS lands beside the KD; the recogniser reads it at 0.08 (KS 0.45, KC 0.15, 3S 0.1 of
+    # the probability), far under the bar for a new card: the floor is still {9C, KD}, and
+    # the snapshot carries the read's shares, each as a share of the read's total (0.7).
+    from vision.scene import CardPlacement
+
+    c9 = CardPlacement("9C", (420.0, 330.0), 4.0, 115.0)
+    kd = CardPlacement("KD", (620.0, 330.0), -3.0, 115.0)
+    ks = CardPlacement("KS", (820.0, 420.0), 2.0, 115.0)
+    base = (800.0, 760.0)
+    lay = [(base, (820.0, 700.0 - 56 * k), ks) for k in range(1, 6)]
+    shots = [
+        Shot(0.8, [c9, kd], [], frozenset({"9C", "KD"})),
+        Shot(0.5, [c9, kd], lay, frozenset({"9C", "KD"})),
+        Shot(0.3, [c9, kd, ks], [(base, (820.0, 600.0 - 60 * k), None) for k in (-1, 0, 1)],
+             frozenset()),
+        Shot(0.8, [c9, kd, ks], [], frozenset({"9C", "KD", "KS"})),
+    ]  # fmt: skip
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = FaintReader(GEO, "KS", [("KS", 0.45), ("KC", 0.15), ("3S", 0.1)])
+    tracker = FloorTracker(GEO, reader.observe)
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap)
+    assert snaps[0].floor == frozenset({"9C", "KD"}) and snaps[0].faint == ()
+    last = snaps[-1]
+    assert last.floor == frozenset({"9C", "KD"})
+    shares = dict(last.faint)
+    assert abs(shares["KS"] - 0.45 / 0.7) < 1e-6
+    assert abs(shares["KC"] - 0.15 / 0.7) < 1e-6
+    assert set(shares) == {"KS", "KC", "3S"}
+
+
+def test_a_faint_card_that_stays_as_the_next_comes_was_a_trail_r2_7():
+    # Seat 1's card reads faintly KH 0.65 (KD 0.14, TD 0.12) where it landed; no K lies on
+    # the floor, so a KH takes nothing there (R2.3, R2.7). Seat 0's 8C (seen plainly) comes
+    # while it stays: the KH was seat 1's trail, the 8C seat 0's trail (nothing sums to 8:
+    # R2.2), and the KH lies on the floor from then on (the tracker keeps it at its place).
+    table, clock = dealt(floor="9C 5H 4S QD")
+    box = (600.0, 300.0, 680.0, 420.0)
+    faint = (("KH", 0.65), ("KD", 0.14), ("TD", 0.12))
+    snap = clock.snap("9C 5H 4S QD", faint)
+    assert table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box)) == []
+    kh, c8 = table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
+    assert (kh.type, kh.data["card"], kh.data["seat"], kh.data["verdict"]) == (
+        "turn", "KH", 1, "trail"
+    )  # fmt: skip
+    assert kh.data["faint"] is True and kh.data["doubtful"] is True
+    assert (c8.data["card"], c8.data["seat"], c8.data["verdict"]) == ("8C", 0, "trail")
+    assert set(table.state.floor) == {"9C", "5H", "4S", "QD", "KH", "8C"}
+    assert table.tracker.cards["KH"] == list(box)
+    # seat 1's KS (seen plainly) takes the KH (R2.3)
+    table.feed_snapshot(clock.snap("9C 5H 4S QD KH 8C KS"))
+    (ks,) = table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
+    assert (ks.data["card"], ks.data["seat"], ks.data["takes"]) == ("KS", 1, ["KH"])
+
+
+def test_a_faint_card_read_without_a_clear_leader_is_held_as_a_guess_r7():
+    # KH 0.4 against KS 0.3: too close to judge. The turn is still seat 1's (the seat order
+    # goes on) but held for the referee with KH as the best guess; the 8C is seat 0's.
+    table, clock = dealt(floor="9C 5H 4S QD")
+    faint = (("KH", 0.4), ("KS", 0.3))
+    snap = clock.snap("9C 5H 4S QD")
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    held, c8 = table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
+    assert (held.type, held.data["verdict"], held.data["card"], held.data["seat"]) == (
+        FOUL, "unreadable", "KH", 1
+    )  # fmt: skip
+    assert (c8.type, c8.data["card"], c8.data["seat"]) == (TURN, "8C", 0)
+
+
+def test_a_faint_card_that_could_have_captured_is_held_not_judged_r2_6_r7():
+    # A faint 9D (0.7) stays beside the 9C it could take (R2.6: capture is compulsory): a
+    # missed capture if the read is right, so the referee decides; play goes on.
+    table, clock = dealt(floor="9C 5H 4S QD")
+    snap = clock.snap("9C 5H 4S QD")
+    faint = (("9D", 0.7), ("6D", 0.1))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    held, c8 = table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
+    assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9D")
+    assert c8.data["seat"] == 0
+
+
+def test_a_faint_card_adopted_as_a_trail_stays_on_the_floor_in_later_views():
+    # The KS read at 0.08 is adopted where it lies (its turn was judged a trail); a 4C comes
+    # next, read plainly: the floor is then {9C, KD, KS, 4C}, the KS kept at its place.
+    from vision.scene import CardPlacement
+
+    c9 = CardPlacement("9C", (420.0, 330.0), 4.0, 115.0)
+    kd = CardPlacement("KD", (620.0, 330.0), -3.0, 115.0)
+    ks = CardPlacement("KS", (820.0, 420.0), 2.0, 115.0)
+    c4 = CardPlacement("4C", (520.0, 470.0), -5.0, 115.0)
+    base = (800.0, 760.0)
+
+    def lay(card, placed):
+        x, y = card.center
+        path = [(base, (x + (800.0 - x) * (1 - k / 5), y + (700.0 - y) * (1 - k / 5)), card)
+                for k in range(1, 6)]  # fmt: skip
+        away = [(base, (x, y + 60.0 * k), None) for k in (1, 2, 3)]
+        now = frozenset(p.code for p in [*placed, card])
+        return [
+            Shot(0.5, placed, path, frozenset(p.code for p in placed)),
+            Shot(0.3, [*placed, card], away, frozenset()),
+            Shot(0.8, [*placed, card], [], now),
+        ]
+
+    shots = [Shot(0.8, [c9, kd], [], frozenset({"9C", "KD"})),
+             *lay(ks, [c9, kd]), *lay(c4, [c9, kd, ks])]  # fmt: skip
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = FaintReader(GEO, "KS", [("KS", 0.45), ("KC", 0.15), ("3S", 0.1)])
+    tracker = FloorTracker(GEO, reader.observe)
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        snap = tracker.feed(frame, t)
+        if snap is None:
+            continue
+        snaps.append(snap)
+        if snap.faint and "KS" not in tracker.cards:
+            assert snap.faint_box is not None
+            tracker.adopt("KS", snap.faint_box, 0.08)
+    assert [s.floor for s in snaps][-1] == frozenset({"9C", "KD", "KS", "4C"})
+
+
+def test_a_restarted_table_keeps_a_faint_trail_where_it_lies():
+    # The log holds where the faint KH lies: a table resumed from it keeps the KH there.
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("9C 5H 4S QD"))
+    box = (600.0, 300.0, 680.0, 420.0)
+    snap = clock.snap("9C 5H 4S QD")
+    faint = (("KH", 0.65), ("KD", 0.14))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box))
+    table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
+    resumed = Table(events=log)
+    assert resumed.tracker.cards["KH"] == list(box)
+    assert resumed.state.to_dict() == table.state.to_dict()
+
+
+def _laid(clock: Clock, cards: str, card: str, conf: float, reading: tuple) -> Snapshot:
+    snap = clock.snap(cards)
+    return Snapshot(
+        snap.t,
+        snap.floor,
+        confidence=conf,
+        confidences=((card, conf),),
+        readings=((card, reading),),
+    )
+
+
+def test_a_doubtful_jack_that_took_one_five_was_the_five_r2_2_r2_4():
+    # A card read doubtfully as JH (0.3; its read: JH 0.5, 5H 0.3, 6H 0.1) takes only the
+    # 5C: a J takes the whole floor (R2.4), so as a JH it would be a wrong capture; the 5H,
+    # the read's runner-up, takes exactly the 5C (R2.2: no two cards sum to 5 here). The
+    # turn is the 5H's capture, marked doubtful, with what it was first read as.
+    table, clock = dealt(floor="9C 5C 4S KD")
+    reading = (("JH", 0.5), ("5H", 0.3), ("6H", 0.1))
+    (laid,) = table.feed_snapshot(_laid(clock, "9C 5C 4S KD JH", "JH", 0.3, reading))
+    assert laid.data["card"] == "JH"
+    (turn,) = table.feed_snapshot(clock.snap("9C 4S KD"))
+    assert turn.type == TURN
+    assert (turn.data["card"], turn.data["read_as"], turn.data["verdict"]) == (
+        "5H", "JH", "capture"
+    )  # fmt: skip
+    assert turn.data["takes"] == ["5C"] and turn.data["doubtful"] is True
+    assert table.state.match.captured(1) == ("5H", "5C")
+
+
+def test_a_plainly_read_jack_that_took_part_of_the_floor_is_a_foul_r2_4_r7():
+    # The same capture with the JH read plainly (0.95): the foul stands for the referee.
+    table, clock = dealt(floor="9C 5C 4S KD")
+    reading = (("JH", 0.9), ("5H", 0.05))
+    table.feed_snapshot(_laid(clock, "9C 5C 4S KD JH", "JH", 0.95, reading))
+    (foul,) = table.feed_snapshot(clock.snap("9C 4S KD"))
+    assert (foul.type, foul.data["card"], foul.data["foul"]) == (FOUL, "JH", "wrong_capture")
+    assert "read_as" not in foul.data
+
+
+def test_a_runner_up_under_half_the_reads_share_leaves_the_foul_r7():
+    # Read doubtfully (0.3) but the read gives 5H only 0.2 against JH 0.6: the foul stands.
+    table, clock = dealt(floor="9C 5C 4S KD")
+    reading = (("JH", 0.6), ("5H", 0.2))
+    table.feed_snapshot(_laid(clock, "9C 5C 4S KD JH", "JH", 0.3, reading))
+    (foul,) = table.feed_snapshot(clock.snap("9C 4S KD"))
+    assert (foul.data["card"], foul.data["foul"]) == ("JH", "wrong_capture")
+
+
+def test_a_doubtful_jack_left_lying_was_a_five_that_trailed_r2_4_r2_7():
+    # A card read doubtfully as JH (0.34; JH 0.57, 5H 0.37) lies on 8H QS and stays as seat
+    # 0's 6S comes: a J must take the floor (R2.4), so as a JH it would be a missed capture;
+    # a 5H takes nothing there (R2.7), the read's runner-up with over half its share. It is
+    # the 5H's trail, and the 5H lies on the floor from then on, for the turns and for the
+    # 6S's turn judged in the same view. The real JH, seen plainly later, sweeps.
+    table, clock = dealt(floor="8H QS 3C 2D")
+    table.feed_snapshot(clock.snap("8H QS 3C 2D 5C"))  # seat 1 takes 3C+2D with the 5C
+    (c5,) = table.feed_snapshot(clock.snap("8H QS"))
+    assert (c5.data["card"], c5.data["takes"]) == ("5C", ["2D", "3C"])
+    table.feed_snapshot(clock.snap("8H QS 9S"))  # seat 0 trails 9S
+    reading = (("JH", 0.57), ("5H", 0.37), ("9H", 0.02))
+    (laid,) = table.feed_snapshot(_laid(clock, "8H QS 9S JH", "JH", 0.34, reading))
+    assert laid.type == "card_laid"
+    h5, s6 = table.feed_snapshot(clock.snap("8H QS 9S JH 6S"))
+    assert (h5.type, h5.data["card"], h5.data["read_as"], h5.data["verdict"]) == (
+        TURN, "5H", "JH", "trail"
+    )  # fmt: skip
+    assert (s6.data["card"], s6.data["seat"], s6.data["verdict"]) == ("6S", 0, "trail")
+    assert set(s6.data["floor_before"]) == {"8H", "QS", "9S", "5H"}
+    assert set(table.state.floor) == {"8H", "QS", "9S", "5H", "6S"}
+    assert not table.state.errors
+    # the turns hold the 5H too: the real JH, read plainly, sweeps the floor (R2.4)
+    table.feed_snapshot(clock.snap("8H QS 9S 5H 6S JH"))
+    (jh,) = table.feed_snapshot(clock.snap(""))
+    assert (jh.type, jh.data["card"], jh.data["verdict"]) == (TURN, "JH", "sweep")
+    assert set(jh.data["takes"]) == {"8H", "QS", "9S", "5H", "6S"}
+
+
+def test_the_real_jack_laid_beside_the_misread_one_claims_its_code_r1_1():
+    # As above, but the real JH lands in the very view where the doubtful "JH" (a 5H) is seen
+    # staying: while that card held the code, the tracker could only guess the new one (JD,
+    # its plain read being JH 0.99). Once the first card is renamed 5H, the code is free (one
+    # deck): the new card is the JH, laid plainly, and its sweep is scored, not held.
+    table, clock = dealt(floor="8H QS 3C 2D")
+    table.feed_snapshot(clock.snap("8H QS 3C 2D 5C"))
+    table.feed_snapshot(clock.snap("8H QS"))
+    table.feed_snapshot(clock.snap("8H QS 9S"))
+    reading = (("JH", 0.57), ("5H", 0.37), ("9H", 0.02))
+    table.feed_snapshot(_laid(clock, "8H QS 9S JH", "JH", 0.34, reading))
+    snap = clock.snap("8H QS 9S JH JD")
+    snap = Snapshot(
+        snap.t,
+        snap.floor,
+        confidence=0.66,
+        unsure=frozenset({"JD"}),
+        confidences=(("JD", 0.66), ("JH", 0.34)),
+        readings=(("JD", (("JH", 0.99), ("JD", 0.01))),),
+    )
+    h5, laid = table.feed_snapshot(snap)
+    assert (h5.data["card"], h5.data["read_as"], h5.data["verdict"]) == ("5H", "JH", "trail")
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == ("card_laid", "JH", 0)
+    (jh,) = table.feed_snapshot(clock.snap(""))
+    assert (jh.type, jh.data["card"], jh.data["verdict"]) == (TURN, "JH", "sweep")
+    assert set(jh.data["takes"]) == {"8H", "QS", "9S", "5H"}
