@@ -13,7 +13,7 @@ from typing import Any
 from controller.errors import UserError
 from controller.events import REFEREE, Event
 from controller.store import Conflict, NotFound
-from controller.table_state import PENDING, UNDONE, TableState
+from controller.table_state import OK, PENDING, UNDONE, TableState
 
 # (match_id, action, target, payload) -> the appended referee event
 RefereeSink = Callable[[str, str, "int | None", dict[str, Any]], Event]
@@ -63,7 +63,8 @@ def plan_decision(
         if turn.status != PENDING:
             raise Conflict(f"foul {target} was already decided ({turn.status})")
     elif action == "confirm":
-        if turn.status != PENDING:
+        doubtful = turn.doubtful and turn.decided_by is None and turn.status == OK
+        if turn.status != PENDING and not doubtful:
             raise Conflict(f"turn {target} is not awaiting a decision ({turn.status})")
     elif action == "correct":
         from engine.cards import CardError, parse_card

@@ -190,10 +190,13 @@ class Table:
             return []
         out: list[Event] = []
         self._renames = {}
-        for intent in self.turns.step(snap):
+        intents = self.turns.step(snap)
+        for i, intent in enumerate(intents):
             if self._renames:
                 intent = _renamed(intent, self._renames)  # a card renamed by an earlier turn
                 intent = self._claim_freed(intent, snap)
+                if i == len(intents) - 1:
+                    intent = self._trail_that_can_take(intent)
             if self.state.phase != "playing" and not isinstance(
                 intent, (RoundStart, MisdealPrompt)
             ):
@@ -246,6 +249,11 @@ class Table:
         elif self.state.phase == "playing" and (
             self.state.floor != floor_before or self._show_prompt is not None
         ):
+            gone, came = set(floor_before) - set(self.state.floor), set(self.state.floor)
+            came -= set(floor_before)
+            if len(gone) == 1 and len(came) == 1:
+                # a card lying there renamed (a corrected read): the tracker keeps its place
+                self.tracker.rename(gone.pop(), came.pop(), 1.0)
             self.turns.set_floor(self.state.floor)
             self._show_prompt = None
         self._update_gone()
@@ -449,6 +457,9 @@ class Table:
                         data["read_as"], data["card"] = obs.card, code
                         data["floor_after"], data["doubtful"] = after, True
                         if code in after:
+                            lies = self.tracker.cards.get(obs.card)
+                            if lies is not None:  # where it lies (a restarted table keeps it)
+                                data["box"] = [round(float(v), 1) for v in lies]
                             self._rename_lying(obs.card, code, obs.confidence)
                 data.update(v.to_dict())
                 if v.verdict == "foul":
@@ -619,8 +630,9 @@ class Table:
                 self._misdeal_prompt = fix.event_id
 
     def _adopt_faint(self, past: list[Event]) -> None:
-        """A restarted table: cards read too faintly that trailed this round and still lie on
-        the floor are kept at their places (the log holds where they lie)."""
+        """A restarted table: cards read too faintly, or renamed from their first read, that
+        trailed this round and still lie on the floor are kept at their places under their
+        names (the log holds where they lie)."""
         rnd = self.state.current_round
         if self.state.phase != "playing" or rnd is None:
             return
@@ -629,7 +641,6 @@ class Table:
             d = e.data
             if (
                 e.type in (ev.TURN, ev.FOUL)
-                and d.get("faint")
                 and d.get("box")
                 and d.get("round") == rnd.index
                 and d.get("card") in floor
@@ -662,12 +673,7 @@ class Table:
         m = self.state.match
         if m is None or not m.in_round:
             return None
-        gone = self._gone_this_round()
-        possible = sorted(
-            ((share, code) for code, share in faint.items()
-             if code not in gone and code not in before and code not in after),
-            reverse=True,
-        )  # fmt: skip
+        possible = self._in_play(faint, before | after)
         if not possible:
             return None
         top = possible[0][0]
@@ -701,8 +707,11 @@ class Table:
         top = dict(obs.reading).get(card, obs.reading[0][1])
         gone = self._gone_this_round()
         bar = max(self.tracker.config.alt_min_share, top / 2)
+        lying = self.turns.on_floor() | set(self.tracker.cards)  # this view's cards (one deck)
         for code, share in obs.reading:
             if code == card or share < bar or code in gone or code in before or code in after:
+                continue
+            if code in lying:
                 continue
             seen = [code if c == card else c for c in after]  # a trail: it lies there
             try:
@@ -719,6 +728,37 @@ class Table:
         self.turns.rename(was, card, sure)
         self.tracker.rename(was, card, confidence)
         self._renames[was] = card
+
+    def _trail_that_can_take(self, intent: Any) -> Any:
+        """The view's last card, judged by the turns a trail because nothing on the floor as
+        first read could be taken, can take something now that an earlier card of the view
+        was renamed (a 5 where a J was read): it is a card laid, its turn ends at the scoop."""
+        if not (
+            isinstance(intent, ObservedTurn)
+            and intent.card is not None
+            and not intent.shown
+            and intent.floor_after == intent.floor_before | {intent.card}
+            and self._can_capture(intent.floor_before, intent.card)
+        ):
+            return intent
+        self.turns.resume_laid(
+            intent.card,
+            intent.floor_before,
+            intent.floor_after,
+            intent.t_landed,
+            intent.confidence,
+            intent.card_confidence,
+        )
+        return CardLaid(
+            intent.card,
+            intent.floor_before,
+            intent.floor_after,
+            intent.t,
+            intent.t_landed,
+            intent.confidence,
+            intent.unsure,
+            intent.card_confidence,
+        )
 
     def _claim_freed(self, intent: Any, snap: Snapshot) -> Any:
         """A card of this view read only as a guess because its plain read named a code that
@@ -743,8 +783,21 @@ class Table:
             fields["card_confidence"] = conf
         return replace(changed, **fields)
 
+    def _in_play(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:
+        """(share, code) of a faint read's codes still in play (one deck: not played or
+        taken this round, not among `lying`), likeliest first."""
+        gone = self._gone_this_round()
+        return sorted(
+            ((share, code) for code, share in faint.items() if code not in gone | lying),
+            reverse=True,
+        )
+
     def _trail_of(
-        self, floor: frozenset[str], faint: dict[str, float]
+        self,
+        floor: frozenset[str],
+        faint: dict[str, float],
+        added: frozenset[str] = frozenset(),
+        box: tuple[float, ...] | None = None,
     ) -> tuple[str, float, bool] | None:
         """The card read too faintly that stayed on `floor` while the next card came: the
         likeliest code still in play (one deck), with its share, and whether the read is
@@ -754,12 +807,11 @@ class Table:
         m = self.state.match
         if m is None or not m.in_round:
             return None
-        gone = self._gone_this_round()
-        possible = sorted(
-            ((share, code) for code, share in faint.items()
-             if code not in gone and code not in floor),
-            reverse=True,
-        )  # fmt: skip
+        if box is not None and any(
+            _same_place(self.tracker.cards[c], box) for c in added if c in self.tracker.cards
+        ):
+            return None  # the card that came lies where the faint one was: it is that card
+        possible = self._in_play(faint, floor | added)
         if not possible or possible[0][0] < self.tracker.config.alt_min_share:
             return None
         share, code = possible[0]
@@ -784,6 +836,17 @@ class Table:
             for f in self.state.fouls()
         ]
         return out
+
+
+def _same_place(a, b) -> bool:
+    """Whether two card boxes (frame pixels) are the same place: either's centre lies on the
+    other."""
+
+    def inside(p, q) -> bool:
+        cx, cy = (p[0] + p[2]) / 2, (p[1] + p[3]) / 2
+        return q[0] <= cx <= q[2] and q[1] <= cy <= q[3]
+
+    return inside(a, b) or inside(b, a)
 
 
 def _renamed(intent: Any, renames: dict[str, str]) -> Any:

@@ -51,6 +51,8 @@ class TurnRecord:
     t: float = 0.0
     decided_by: int | None = None  # the referee event that decided it
     shown: bool = False  # the card was read when its player showed it (after a prompt)
+    doubtful: bool = False  # a legal verdict on a doubtful read (the referee may confirm it)
+    read_as: str | None = None  # what the camera first read the card as (a runner-up named it)
 
     @property
     def is_foul(self) -> bool:
@@ -403,6 +405,8 @@ def _turn(st: TableState, e: Event) -> None:
         status=status,
         t=e.t,
         shown=d.get("prompt") is not None,
+        doubtful=bool(d.get("doubtful")),
+        read_as=d.get("read_as"),
     )
     rnd.turns.append(tr)
     st.laid = None
@@ -483,6 +487,8 @@ def _referee(st: TableState, e: Event) -> None:
         if tr.is_foul:
             tr.status = ACCEPTED
             tr.decided_by = e.id
+        elif action == "confirm" and tr.doubtful:
+            tr.decided_by = e.id  # the doubtful read confirmed as the camera saw it
     elif action == "reject_foul" and tr.is_foul:
         tr.status = REJECTED
         tr.decided_by = e.id

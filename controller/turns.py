@@ -193,10 +193,15 @@ class TurnTracker:
         Callable[[frozenset[str], frozenset[str], dict[str, float]], tuple[str, float] | None]
         | None
     ) = None
-    # trail_of(floor, faint) -> (card, share, sure) or None: the card read too faintly that
-    # stayed on `floor` as the next card came (it took nothing: a trail, or a missed capture)
+    # trail_of(floor, faint, added, box) -> (card, share, sure) or None: the card read too
+    # faintly at `box` that stayed on `floor` as the next cards (`added`) came (it took
+    # nothing: a trail, or a missed capture)
     trail_of: (
-        Callable[[frozenset[str], dict[str, float]], tuple[str, float, bool] | None] | None
+        Callable[
+            [frozenset[str], dict[str, float], frozenset[str], tuple[float, ...]],
+            tuple[str, float, bool] | None,
+        ]
+        | None
     ) = None
     mode: str = DEAL
     floor: frozenset[str] = frozenset()
@@ -357,6 +362,7 @@ class TurnTracker:
         f, s = self.floor, snap.floor
         prev, self._unexplained = self._unexplained, None
         earlier, box = self._faint, self._faint_box  # faint reads of views before this one
+        earlier_t = self._faint_t
         faint, faint_t = dict(earlier), self._faint_t
         for code, share in snap.faint:
             faint[code] = max(share, faint.get(code, 0.0))
@@ -370,31 +376,39 @@ class TurnTracker:
             return []
         self._faint, self._faint_t, self._faint_box = {}, None, None
         added, removed = s - f, f - s
-        if added and not removed and earlier and box is not None and self.trail_of is not None:
+        if (
+            added
+            and not removed
+            and earlier
+            and box is not None
+            and not added & earlier.keys()  # the faint card itself, now read plainly
+            and self.trail_of is not None
+        ):
             # The card read too faintly stays while the next card comes: it took nothing (a
             # trail, R2.7, or a missed capture): its turn comes first, then the next card's,
             # and it lies on the floor from now on (never a seat skipped).
-            named = self.trail_of(f, earlier)
+            named = self.trail_of(f, earlier, added, box)
             if named is not None and named[0] not in s:
                 card, share, sure = named
                 mid = f | {card}
                 self.floor = mid
                 turn = ObservedTurn(
-                    card, f, mid, snap.t, faint_t if faint_t is not None else _landed(snap),
+                    card, f, mid, snap.t, earlier_t if earlier_t is not None else _landed(snap),
                     False, min(snap.confidence, share), not sure, None, faint_box=box,
                 )  # fmt: skip
                 return [turn, *self._idle(replace(snap, floor=s | {card}, faint=()))]
-        if removed and len(added) <= 1 and faint and self.explain is not None:
-            # Cards left and the card that took them was read, but too faintly to accept: the
-            # one code its read allows that takes exactly these cards legally is the card
-            # (a K that took a K is a K; R2.3). Judged as seen, marked doubtful.
+        if removed and len(added) <= 1 and earlier and self.explain is not None:
+            # Cards left and the card that took them was read, but too faintly to accept, in
+            # the views before (what this view reads faintly is the next card): the one code
+            # its read allows that takes exactly these cards legally is the card (a K that
+            # took a K is a K; R2.3). Judged as seen, marked doubtful.
             after = f - removed
-            named = self.explain(f, after, faint)
+            named = self.explain(f, after, earlier)
             if named is not None and not (added and named[0] in added):
                 card, share = named
                 self.floor = after
                 turn = ObservedTurn(
-                    card, f, after, snap.t, faint_t if faint_t is not None else _landed(snap),
+                    card, f, after, snap.t, earlier_t if earlier_t is not None else _landed(snap),
                     False, min(snap.confidence, share), False, None, by_capture=True,
                 )  # fmt: skip
                 return [turn, *(self._idle(snap) if added else [])]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace as NS
 
+import pytest
+
 from controller.events import FOUL, PROMPT, TURN
 from controller.simulator import Shot, SimVideo
 from controller.table import Table
@@ -164,6 +166,23 @@ class FaintReader:
         return NS(t=t, cards=cards)
 
 
+def _track_faint(shots: list, each=None) -> list[Snapshot]:
+    """The tracker's snapshots of a rendered video whose KS is read faintly (KS 0.45, KC
+    0.15, 3S 0.1); `each(tracker, snap)` is called after every snapshot."""
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = FaintReader(GEO, "KS", [("KS", 0.45), ("KC", 0.15), ("3S", 0.1)])
+    tracker = FloorTracker(GEO, reader.observe)
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap)
+            if each is not None:
+                each(tracker, snap)
+    return snaps
+
+
 def test_the_tracker_keeps_what_it_read_of_a_card_too_faint_to_accept():
     # A KS lands beside the KD; the recogniser reads it at 0.08 (KS 0.45, KC 0.15, 3S 0.1 of
     # the probability), far under the bar for a new card: the floor is still {9C, KD}, and
@@ -182,15 +201,7 @@ def test_the_tracker_keeps_what_it_read_of_a_card_too_faint_to_accept():
              frozenset()),
         Shot(0.8, [c9, kd, ks], [], frozenset({"9C", "KD", "KS"})),
     ]  # fmt: skip
-    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
-    reader = FaintReader(GEO, "KS", [("KS", 0.45), ("KC", 0.15), ("3S", 0.1)])
-    tracker = FloorTracker(GEO, reader.observe)
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = labels
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            snaps.append(snap)
+    snaps = _track_faint(shots)
     assert snaps[0].floor == frozenset({"9C", "KD"}) and snaps[0].faint == ()
     last = snaps[-1]
     assert last.floor == frozenset({"9C", "KD"})
@@ -275,19 +286,13 @@ def test_a_faint_card_adopted_as_a_trail_stays_on_the_floor_in_later_views():
 
     shots = [Shot(0.8, [c9, kd], [], frozenset({"9C", "KD"})),
              *lay(ks, [c9, kd]), *lay(c4, [c9, kd, ks])]  # fmt: skip
-    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
-    reader = FaintReader(GEO, "KS", [("KS", 0.45), ("KC", 0.15), ("3S", 0.1)])
-    tracker = FloorTracker(GEO, reader.observe)
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = labels
-        snap = tracker.feed(frame, t)
-        if snap is None:
-            continue
-        snaps.append(snap)
+
+    def adopt(tracker: FloorTracker, snap: Snapshot) -> None:
         if snap.faint and "KS" not in tracker.cards:
             assert snap.faint_box is not None
             tracker.adopt("KS", snap.faint_box, 0.08)
+
+    snaps = _track_faint(shots, adopt)
     assert [s.floor for s in snaps][-1] == frozenset({"9C", "KD", "KS", "4C"})
 
 
@@ -410,3 +415,120 @@ def test_the_real_jack_laid_beside_the_misread_one_claims_its_code_r1_1():
     (jh,) = table.feed_snapshot(clock.snap(""))
     assert (jh.type, jh.data["card"], jh.data["verdict"]) == (TURN, "JH", "sweep")
     assert set(jh.data["takes"]) == {"8H", "QS", "9S", "5H"}
+
+
+def test_the_referee_confirms_a_doubtful_read_once_r7():
+    # R7: every decision is written to the log. The 5H capture named from a doubtful JH read
+    # is a legal turn marked doubtful; the referee confirms it (it stays as judged), and a
+    # second confirmation is refused (the API checks with plan_decision), as is confirming a
+    # turn read plainly.
+    from controller.referee_actions import plan_decision
+    from controller.store import Conflict
+
+    table, clock = dealt(floor="9C 5C 4S KD")
+    reading = (("JH", 0.5), ("5H", 0.3), ("6H", 0.1))
+    table.feed_snapshot(_laid(clock, "9C 5C 4S KD JH", "JH", 0.3, reading))
+    (turn,) = table.feed_snapshot(clock.snap("9C 4S KD"))
+    assert plan_decision(table.state, "confirm", turn.id, {}) == (turn.id, {})
+    decision = table.referee("confirm", turn.id)
+    tr = table.state.turns()[-1]
+    assert (tr.card, tr.verdict, tr.doubtful, tr.decided_by) == ("5H", "capture", True, decision.id)
+    with pytest.raises(Conflict):
+        plan_decision(table.state, "confirm", turn.id, {})
+    table.feed_snapshot(clock.snap("9C 4S KD 2H"))  # seat 0 trails 2H, read plainly
+    plain = table.state.turns()[-1]
+    assert not plain.doubtful
+    with pytest.raises(Conflict):
+        plan_decision(table.state, "confirm", plain.event_id, {})
+
+
+def _jh_doubtful_on(clock: Clock, table: Table) -> None:
+    """Seat 1 takes 3C+2D with a plain 5C, seat 0 trails 9S, seat 1 lays a card read
+    doubtfully as JH (JH 0.57, 5H 0.37) on 8H QS 9S."""
+    table.feed_snapshot(clock.snap("8H QS 3C 2D 5C"))
+    table.feed_snapshot(clock.snap("8H QS"))
+    table.feed_snapshot(clock.snap("8H QS 9S"))
+    reading = (("JH", 0.57), ("5H", 0.37), ("9H", 0.02))
+    table.feed_snapshot(_laid(clock, "8H QS 9S JH", "JH", 0.34, reading))
+
+
+def test_a_runner_up_never_names_a_card_lying_plainly_in_the_same_view_r1_1_r2_6():
+    # The doubtful JH stays, and seat 0's 5H, read plainly, lands in the same view: the 5H
+    # is that card, so the JH cannot be a 5H (one deck). As a JH left on a floor it had to
+    # take, it is a missed capture (R2.4, R2.6), flagged for the referee.
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("8H QS 3C 2D"))
+    _jh_doubtful_on(clock, table)
+    foul, h5 = table.feed_snapshot(clock.snap("8H QS 9S JH 5H"))
+    assert (foul.type, foul.data["card"], foul.data["foul"]) == (FOUL, "JH", "missed_capture")
+    assert (h5.data["card"], h5.data["seat"], h5.data["verdict"]) == ("5H", 0, "trail")
+    assert not table.state.errors
+
+
+def test_the_next_card_that_can_take_the_renamed_one_waits_for_its_scoop_r2_2():
+    # The doubtful JH is a 5H that stays; seat 0's 5D, read plainly, lands in the same view.
+    # With a J on the floor the 5D could take nothing; with the 5H it takes it (R2.2), so it
+    # is a card laid, and its turn is the capture when the scoop is seen.
+    table, clock = dealt(floor="8H QS 3C 2D")
+    _jh_doubtful_on(clock, table)
+    h5, laid = table.feed_snapshot(clock.snap("8H QS 9S JH 5D"))
+    assert (h5.data["card"], h5.data["read_as"], h5.data["verdict"]) == ("5H", "JH", "trail")
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == ("card_laid", "5D", 0)
+    (d5,) = table.feed_snapshot(clock.snap("8H QS 9S"))
+    assert (d5.type, d5.data["card"], d5.data["verdict"], d5.data["takes"]) == (
+        TURN, "5D", "capture", ["5H"]
+    )  # fmt: skip
+
+
+def test_what_this_view_reads_faintly_is_the_next_card_not_the_one_that_took_r7():
+    # Seat 1 laid and scooped the KD with a card never seen; seat 0's card has landed in the
+    # same view, read faintly as KH: it lies there, it took nothing. The capture is asked
+    # about (show the card), never credited to the faint KH.
+    table, clock = dealt()
+    snap = clock.snap("9C 5H 4S")
+    (prompt,) = table.feed_snapshot(
+        Snapshot(snap.t, snap.floor, faint=(("KH", 0.6), ("KC", 0.2)), faint_box=(1, 2, 3, 4))
+    )
+    assert prompt.data["kind"] == "show_card"
+    assert table.state.turns() == []
+
+
+def test_a_faint_card_then_read_plainly_where_it_lies_is_one_card_r1_1():
+    # The faint card (KD 0.6, KH 0.15) is read plainly as KH in the next view: one card,
+    # seat 1's KH trail (no K on the floor: R2.3, R2.7), not a faint trail and another card.
+    table, clock = dealt(floor="9C 5H 4S QD")
+    snap = clock.snap("9C 5H 4S QD")
+    faint = (("KD", 0.6), ("KH", 0.15))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    (kh,) = table.feed_snapshot(clock.snap("9C 5H 4S QD KH"))
+    assert (kh.data["card"], kh.data["seat"], kh.data["verdict"]) == ("KH", 1, "trail")
+    assert "faint" not in kh.data
+    assert table.state.to_play == 0
+
+
+def test_a_corrected_faint_guess_is_renamed_where_it_lies_and_after_a_restart():
+    # R7: the referee names the held faint guess KH as KS: the tracker keeps the card at its
+    # place as KS. A renamed read (the doubtful JH that was a 5H) logs where it lies, so a
+    # restarted table keeps it there as the 5H.
+    table, clock = dealt(floor="9C 5H 4S QD")
+    box = (600.0, 300.0, 680.0, 420.0)
+    snap = clock.snap("9C 5H 4S QD")
+    faint = (("KH", 0.4), ("KS", 0.3))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box))
+    held, _c8 = table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
+    table.referee("correct", held.id, {"card": "KS"})
+    assert table.tracker.cards == {"KS": list(box)}
+
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("8H QS 3C 2D"))
+    _jh_doubtful_on(clock, table)
+    table.tracker.cards["JH"] = list(box)  # where the real tracker saw the card
+    (h5, _s6) = table.feed_snapshot(clock.snap("8H QS 9S JH 6S"))
+    assert h5.data["card"] == "5H" and h5.data["box"] == list(box)
+    assert table.tracker.cards["5H"] == list(box)
+    resumed = Table(events=log)
+    assert resumed.tracker.cards == {"5H": list(box)}

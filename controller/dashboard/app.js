@@ -189,6 +189,8 @@ function renderVerdict(item) {
     box.append(legal);
   }
   if (item.status && item.status !== "ok") box.append(el("div", { class: "badge", text: t("st_" + item.status) }));
+  const marks = doubt(item);
+  if (marks.length) box.append(el("div", {}, ...marks));
 }
 
 function renderPending(list) {
@@ -232,6 +234,18 @@ function renderPending(list) {
   }
 }
 
+// A legal verdict on a doubtful read (a faint card named by what it took, a runner-up of the
+// read, two cards seen at once): marked until the referee confirms or corrects it.
+function doubt(h) {
+  if (!h.doubtful || h.decided_by != null || h.status !== "ok") return [];
+  const read = h.read_as ? [` · ${t("read_as")} `, card(h.read_as)] : [];
+  return [
+    el("span", { class: "badge doubt" }, t("doubtful"), ...read),
+    el("button", { type: "button", class: "confirm small", text: t("confirm"),
+                   onclick: () => decide("confirm", { target: h.id }, "confirmed") }),
+  ];
+}
+
 function renderHistory(list) {
   const ol = $("history");
   ol.replaceChildren();
@@ -242,7 +256,8 @@ function renderHistory(list) {
       el("span", { class: h.verdict === "foul" ? "bad" : "", text: verdictWords(h) }), " ",
       h.takes && h.takes.length ? cards(h.takes) : null,
       h.basra ? el("span", { class: "badge basra", text: t("basra") }) : null,
-      h.status && h.status !== "ok" ? el("span", { class: "badge", text: t("st_" + h.status) }) : null);
+      h.status && h.status !== "ok" ? el("span", { class: "badge", text: t("st_" + h.status) }) : null,
+      ...doubt(h));
     ol.append(li);
   }
 }
