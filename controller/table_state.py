@@ -24,6 +24,8 @@ REJECTED = "rejected"
 UNDONE = "undone"
 
 UNREADABLE = "unreadable"
+# prompts about a round's plays, settled when the referee ends the round as seen (R7)
+ROUND_QUESTIONS = ("show_card", "unreadable", "reread")
 REFEREE_ACTIONS = ("confirm", "correct", "accept_foul", "reject_foul", "undo", "end_round")
 
 
@@ -507,6 +509,10 @@ def _end_round_by_referee(st: TableState, e: Event) -> None:
     rnd.short = not st.match.round_over
     st.laid = None
     st.match.end_round(short=rnd.short)
+    # the round's questions about its plays are settled by ending it as seen
+    for p in st.prompts:
+        if p.open and p.kind in ROUND_QUESTIONS:
+            p.open = False
 
 
 def _undo(st: TableState, e: Event, target: Any) -> None:

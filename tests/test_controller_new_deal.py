@@ -290,3 +290,19 @@ def test_a_round_ended_by_the_referee_before_any_play_leaves_its_deal_as_leftove
     started = [e for e in log if e.type == "round_started"]
     assert [sorted(e.data["floor"]) for e in started] == [sorted(deal), ["6S", "8D", "AH", "QC"]]
     assert started[1].t == 5.0
+
+
+def test_ending_the_round_as_seen_settles_its_show_card_prompt_r7():
+    # Seat 0 trails 6H; seat 1 takes it with a card the camera never saw and the player is
+    # asked to show it. The referee ends the round as seen instead (R7): the question about
+    # that play is settled with it (nothing is left awaiting the referee), the log replays
+    # to the same state.
+    table, log = _swept_table()
+    feed(table, [(4.0, frozenset({"6H"})), (5.0, frozenset())])
+    (prompt,) = [e for e in log if e.type == "prompt" and e.data["kind"] == "show_card"]
+    assert [p["kind"] for p in table.state.pending()] == ["show_card"]
+    table.referee("end_round", t=6.0)
+    assert table.state.phase == "dealing"
+    assert table.state.pending() == []
+    assert not next(p for p in table.state.prompts if p.event_id == prompt.id).open
+    assert replay(log).to_dict() == table.state.to_dict()
