@@ -44,6 +44,9 @@ Subscriber = Callable[[Event], None]
 # at most 0.2)
 FAINT_TRAIL_SHARE = 0.5
 FAINT_TRAIL_MARGIN = 3.0
+# A card read this plainly (share of its read) as a code an earlier turn holds on a doubtful
+# read takes the code back from it (`Table._take_back`)
+TAKE_BACK_SHARE = 0.8
 
 
 @dataclass
@@ -109,6 +112,8 @@ class Table:
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
         self._renames: dict[str, str] = {}  # cards renamed while one view's intents are judged
+        self._readings: dict[int, tuple] = {}  # turn event id -> its doubtful card's read
+        self._side_events: list[Event] = []  # events appended while an intent was prepared
         self._misdeal_prompt: int | None = None
         past = list(events or [])
         if past:
@@ -197,6 +202,9 @@ class Table:
                 intent = self._claim_freed(intent, snap)
                 if i == len(intents) - 1:
                     intent = self._trail_that_can_take(intent)
+            intent = self._take_back(intent, snap)
+            out += self._side_events  # the camera's corrections it made
+            self._side_events = []
             if self.state.phase != "playing" and not isinstance(
                 intent, (RoundStart, MisdealPrompt)
             ):
@@ -474,6 +482,8 @@ class Table:
             if obs.card is not None:
                 self.tracker.adopt(obs.card, obs.faint_box, obs.confidence)
         out = [self._emit(kind, data, obs.t)]
+        if data.get("doubtful") and obs.reading and data.get("card") == obs.card:
+            self._readings[out[0].id] = obs.reading  # a later plain read may take it back
         self.latencies.append(Latency(obs.card, obs.t_landed, obs.t))
         side = self._side(seat)
         if kind == ev.FOUL:
@@ -759,6 +769,60 @@ class Table:
             intent.unsure,
             intent.card_confidence,
         )
+
+    def _take_back(self, intent: Any, snap: Snapshot) -> Any:
+        """A card of this view read plainly (at least TAKE_BACK_SHARE of its read) as a code an
+        earlier turn of this round holds on a doubtful read, and so only guessed (one deck):
+        the earlier read was the misread. Its turn is corrected by the camera to the runner-up
+        of its own read that keeps it legal (R7; renamed where it lies), and this card takes
+        the code. Nothing changes when no runner-up keeps the earlier turn legal."""
+        from dataclasses import replace
+
+        card = getattr(intent, "card", None)
+        rnd = self.state.current_round
+        if not card or not getattr(intent, "unsure", False) or rnd is None or rnd.ended:
+            return intent
+        reading = snap.reading_of(card)
+        if not reading or reading[0][0] == card or reading[0][1] < TAKE_BACK_SHARE:
+            return intent
+        code, plain = reading[0]
+        earlier = next((tr for tr in reversed(rnd.live_turns()) if tr.card == code), None)
+        first = self._readings.get(earlier.event_id) if earlier is not None else None
+        if earlier is None or not first or not earlier.doubtful or earlier.decided_by:
+            return intent
+        top = dict(first).get(code, first[0][1])
+        if top >= plain:
+            return intent
+        gone = self._gone_this_round()
+        lying = self.turns.on_floor() | set(self.tracker.cards)
+        for alt, share in first:
+            if alt in (code, card) or share < max(self.tracker.config.alt_min_share, top / 2):
+                continue
+            if alt in gone or alt in lying:
+                continue
+            data = {
+                "action": "correct",
+                "target": earlier.event_id,
+                "payload": {"card": alt, "by": "camera"},
+            }
+            probe = self.state.copy()
+            errors = len(probe.errors)
+            probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, snap.t, data))
+            fixed = next(tr for tr in probe.turns() if tr.event_id == earlier.event_id)
+            if len(probe.errors) > errors or fixed.verdict in ("foul", UNREADABLE):
+                continue
+            lies = code in self.turns.on_floor()
+            self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
+            conf = snap.confidence_of(card) or plain
+            if lies:
+                self._rename_lying(code, alt, 0.0)  # the misread card, where it lies
+            self._rename_lying(card, code, conf, sure=True)
+            changed = _renamed(intent, {code: alt, card: code} if lies else {card: code})
+            fields = {"unsure": False}
+            if hasattr(changed, "card_confidence"):
+                fields["card_confidence"] = conf
+            return replace(changed, **fields)
+        return intent
 
     def _claim_freed(self, intent: Any, snap: Snapshot) -> Any:
         """A card of this view read only as a guess because its plain read named a code that

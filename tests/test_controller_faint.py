@@ -17,6 +17,7 @@ from controller.events import FOUL, PROMPT, TURN
 from controller.simulator import Shot, SimVideo
 from controller.table import Table
 from controller.table_geometry import TableGeometry
+from controller.table_state import replay
 from controller.tracker import FloorTracker
 from controller.turns import Snapshot
 
@@ -532,3 +533,61 @@ def test_a_corrected_faint_guess_is_renamed_where_it_lies_and_after_a_restart():
     assert table.tracker.cards["5H"] == list(box)
     resumed = Table(events=log)
     assert resumed.tracker.cards == {"5H": list(box)}
+
+
+def test_a_plain_read_takes_its_code_back_from_an_earlier_doubtful_one_r1_1_r7():
+    # Seat 0 trailed a card read doubtfully as TH (TH 0.53, QH 0.46) on 8H KS. Seat 1's card
+    # is then read plainly as TH (0.99), so the tracker could only guess it (9H): one deck,
+    # the TH was "played". The earlier read was the misread: the camera corrects that turn to
+    # QH (a trail there too: no Q on the floor, R2.3, R2.7), the new card is the TH's trail,
+    # and the QH lies on the floor, where seat 0's QD takes it (R2.3).
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("8H KS 3C 2D"))
+    table.feed_snapshot(clock.snap("8H KS 3C 2D 5C"))
+    table.feed_snapshot(clock.snap("8H KS"))  # seat 1: 5C takes 3C+2D
+    reading = (("TH", 0.53), ("QH", 0.46), ("9H", 0.01))
+    (th,) = table.feed_snapshot(_laid(clock, "8H KS TH", "TH", 0.24, reading))
+    assert (th.data["card"], th.data["seat"], th.data["doubtful"]) == ("TH", 0, True)
+    snap = clock.snap("8H KS TH 9H")
+    plain = Snapshot(
+        snap.t,
+        snap.floor,
+        confidence=0.7,
+        unsure=frozenset({"9H"}),
+        confidences=(("9H", 0.7),),
+        readings=(("9H", (("TH", 0.99), ("9H", 0.01))),),
+    )
+    fix, turn = table.feed_snapshot(plain)
+    assert (fix.type, fix.data["action"], fix.data["target"]) == ("referee", "correct", th.id)
+    assert fix.data["payload"] == {"card": "QH", "by": "camera"}
+    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
+        TURN, "TH", 1, "trail"
+    )  # fmt: skip
+    assert set(table.state.floor) == {"8H", "KS", "QH", "TH"}
+    table.feed_snapshot(clock.snap("8H KS QH TH QD"))
+    (qd,) = table.feed_snapshot(clock.snap("8H KS TH"))
+    assert (qd.data["card"], qd.data["seat"], qd.data["takes"]) == ("QD", 0, ["QH"])
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_no_take_back_when_the_earlier_read_has_no_legal_runner_up_r7():
+    # The earlier doubtful TH's only runner-up is the QS, which would have had to take the QD
+    # lying there (R2.3, R2.6): no correction; the new card stays a guess held for the
+    # referee.
+    table, clock = dealt(floor="8H QD 3C 2D")
+    table.feed_snapshot(clock.snap("8H QD 3C 2D 5C"))
+    table.feed_snapshot(clock.snap("8H QD"))
+    reading = (("TH", 0.53), ("QS", 0.46))
+    table.feed_snapshot(_laid(clock, "8H QD TH", "TH", 0.24, reading))
+    snap = clock.snap("8H QD TH 9H")
+    plain = Snapshot(
+        snap.t,
+        snap.floor,
+        unsure=frozenset({"9H"}),
+        readings=(("9H", (("TH", 0.99), ("9H", 0.01))),),
+    )
+    (held,) = table.feed_snapshot(plain)
+    assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9H")
