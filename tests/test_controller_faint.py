@@ -324,6 +324,13 @@ def _laid(clock: Clock, cards: str, card: str, conf: float, reading: tuple) -> S
     )
 
 
+def _guessed(clock: Clock, cards: str, guess: str, reading: tuple, conf: float) -> Snapshot:
+    """A view whose new card `guess` is only a best guess (one deck ruled its read out)."""
+    from dataclasses import replace
+
+    return replace(_laid(clock, cards, guess, conf, reading), unsure=frozenset({guess}))
+
+
 def test_a_doubtful_jack_that_took_one_five_was_the_five_r2_2_r2_4():
     # A card read doubtfully as JH (0.3; its read: JH 0.5, 5H 0.3, 6H 0.1) takes only the
     # 5C: a J takes the whole floor (R2.4), so as a JH it would be a wrong capture; the 5H,
@@ -401,15 +408,7 @@ def test_the_real_jack_laid_beside_the_misread_one_claims_its_code_r1_1():
     table.feed_snapshot(clock.snap("8H QS 9S"))
     reading = (("JH", 0.57), ("5H", 0.37), ("9H", 0.02))
     table.feed_snapshot(_laid(clock, "8H QS 9S JH", "JH", 0.34, reading))
-    snap = clock.snap("8H QS 9S JH JD")
-    snap = Snapshot(
-        snap.t,
-        snap.floor,
-        confidence=0.66,
-        unsure=frozenset({"JD"}),
-        confidences=(("JD", 0.66), ("JH", 0.34)),
-        readings=(("JD", (("JH", 0.99), ("JD", 0.01))),),
-    )
+    snap = _guessed(clock, "8H QS 9S JH JD", "JD", (("JH", 0.99), ("JD", 0.01)), 0.66)
     h5, laid = table.feed_snapshot(snap)
     assert (h5.data["card"], h5.data["read_as"], h5.data["verdict"]) == ("5H", "JH", "trail")
     assert (laid.type, laid.data["card"], laid.data["seat"]) == ("card_laid", "JH", 0)
@@ -550,15 +549,7 @@ def test_a_plain_read_takes_its_code_back_from_an_earlier_doubtful_one_r1_1_r7()
     reading = (("TH", 0.53), ("QH", 0.46), ("9H", 0.01))
     (th,) = table.feed_snapshot(_laid(clock, "8H KS TH", "TH", 0.24, reading))
     assert (th.data["card"], th.data["seat"], th.data["doubtful"]) == ("TH", 0, True)
-    snap = clock.snap("8H KS TH 9H")
-    plain = Snapshot(
-        snap.t,
-        snap.floor,
-        confidence=0.7,
-        unsure=frozenset({"9H"}),
-        confidences=(("9H", 0.7),),
-        readings=(("9H", (("TH", 0.99), ("9H", 0.01))),),
-    )
+    plain = _guessed(clock, "8H KS TH 9H", "9H", (("TH", 0.99), ("9H", 0.01)), 0.7)
     fix, turn = table.feed_snapshot(plain)
     assert (fix.type, fix.data["action"], fix.data["target"]) == ("referee", "correct", th.id)
     assert fix.data["payload"] == {"card": "QH", "by": "camera"}
@@ -582,12 +573,6 @@ def test_no_take_back_when_the_earlier_read_has_no_legal_runner_up_r7():
     table.feed_snapshot(clock.snap("8H QD"))
     reading = (("TH", 0.53), ("QS", 0.46))
     table.feed_snapshot(_laid(clock, "8H QD TH", "TH", 0.24, reading))
-    snap = clock.snap("8H QD TH 9H")
-    plain = Snapshot(
-        snap.t,
-        snap.floor,
-        unsure=frozenset({"9H"}),
-        readings=(("9H", (("TH", 0.99), ("9H", 0.01))),),
-    )
+    plain = _guessed(clock, "8H QD TH 9H", "9H", (("TH", 0.99), ("9H", 0.01)), 0.7)
     (held,) = table.feed_snapshot(plain)
     assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9H")
