@@ -18,7 +18,7 @@ from controller.errors import UserError
 from controller.events import Event
 from controller.table_geometry import TableGeometry
 from controller.table_state import PENDING, UNREADABLE, TableState, replay
-from controller.tracker import FloorTracker, TrackerConfig
+from controller.tracker import FloorTracker, TrackerConfig, same_place
 from controller.turns import (
     CardLaid,
     MisdealPrompt,
@@ -257,8 +257,8 @@ class Table:
         elif self.state.phase == "playing" and (
             self.state.floor != floor_before or self._show_prompt is not None
         ):
-            gone, came = set(floor_before) - set(self.state.floor), set(self.state.floor)
-            came -= set(floor_before)
+            gone = set(floor_before) - set(self.state.floor)
+            came = set(self.state.floor) - set(floor_before)
             if len(gone) == 1 and len(came) == 1:
                 # a card lying there renamed (a corrected read): the tracker keeps its place
                 self.tracker.rename(gone.pop(), came.pop(), 1.0)
@@ -379,6 +379,7 @@ class Table:
         return int(getattr(m, "dealer", 0))
 
     def _round_start(self, intent: RoundStart) -> list[Event]:
+        self._readings.clear()  # a take-back looks only at this round's turns
         out = []
         data: dict[str, Any] = {
             "round": len(self.state.rounds),
@@ -678,8 +679,6 @@ class Table:
         takes exactly those cards legally (R2), if the read gives it at least `alt_min_share`
         and at least half the share of its likeliest code still in play (a read that names
         another card more plainly leaves the turn to the referee: it may be a foul)."""
-        from engine.referee import JudgeError, judge
-
         m = self.state.match
         if m is None or not m.in_round:
             return None
@@ -691,13 +690,20 @@ class Table:
         for share, code in possible:
             if share < max(self.tracker.config.alt_min_share, top / 2):
                 break
-            try:
-                v = judge(self.rules, floor_before, code, floor_after, tuple(m.history))
-            except (JudgeError, ValueError):
-                continue
-            if v.verdict != "foul":
+            if self._legal(floor_before, code, floor_after, tuple(m.history)) is not None:
                 return code, share
         return None
+
+    def _legal(self, before: list[str], card: str, after: list[str], history):
+        """The verdict on `card` taking `before` to `after`, when that play is legal (R2);
+        None for a foul or a play the judge cannot read."""
+        from engine.referee import JudgeError, judge
+
+        try:
+            v = judge(self.rules, before, card, after, history)
+        except (JudgeError, ValueError):
+            return None
+        return None if v.verdict == "foul" else v
 
     def _runner_up(self, obs: ObservedTurn, before: list[str], after: list[str], history):
         """(code, verdict, floor_after) for a play judged a foul when its card was read doubtfully
@@ -706,8 +712,6 @@ class Table:
         named, takes exactly those cards legally (R2; a bellot 5 read as a J sweeping only
         part of the floor, or a J left lying where a 5 trails). None when no runner-up
         explains it: the foul stands for the referee (R7)."""
-        from engine.referee import JudgeError, judge
-
         card = obs.card
         if not obs.reading or card is None:
             return None
@@ -724,11 +728,8 @@ class Table:
             if code in lying:
                 continue
             seen = [code if c == card else c for c in after]  # a trail: it lies there
-            try:
-                v = judge(self.rules, before, code, seen, history)
-            except (JudgeError, ValueError):
-                continue
-            if v.verdict != "foul":
+            v = self._legal(before, code, seen, history)
+            if v is not None:
                 return code, v, _sorted(seen)
         return None
 
@@ -776,8 +777,6 @@ class Table:
         the earlier read was the misread. Its turn is corrected by the camera to the runner-up
         of its own read that keeps it legal (R7; renamed where it lies), and this card takes
         the code. Nothing changes when no runner-up keeps the earlier turn legal."""
-        from dataclasses import replace
-
         card = getattr(intent, "card", None)
         rnd = self.state.current_round
         if not card or not getattr(intent, "unsure", False) or rnd is None or rnd.ended:
@@ -811,26 +810,32 @@ class Table:
             fixed = next(tr for tr in probe.turns() if tr.event_id == earlier.event_id)
             if len(probe.errors) > errors or fixed.verdict in ("foul", UNREADABLE):
                 continue
-            lies = code in self.turns.on_floor()
             self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
-            conf = snap.confidence_of(card) or plain
-            if lies:
+            renames = {card: code}
+            if code in self.turns.on_floor():
                 self._rename_lying(code, alt, 0.0)  # the misread card, where it lies
-            self._rename_lying(card, code, conf, sure=True)
-            changed = _renamed(intent, {code: alt, card: code} if lies else {card: code})
-            fields = {"unsure": False}
-            if hasattr(changed, "card_confidence"):
-                fields["card_confidence"] = conf
-            return replace(changed, **fields)
+                renames[code] = alt
+            return self._claim(intent, renames, snap.confidence_of(card) or plain)
         return intent
+
+    def _claim(self, intent: Any, renames: dict[str, str], conf: float) -> Any:
+        """The intent's guessed card takes the code it was plainly read as (`renames` maps
+        its guess to that code, and any card renamed for it): no longer a guess."""
+        from dataclasses import replace
+
+        card = intent.card
+        self._rename_lying(card, renames[card], conf, sure=True)
+        changed = _renamed(intent, renames)
+        fields: dict[str, Any] = {"unsure": False}
+        if hasattr(changed, "card_confidence"):
+            fields["card_confidence"] = conf
+        return replace(changed, **fields)
 
     def _claim_freed(self, intent: Any, snap: Snapshot) -> Any:
         """A card of this view read only as a guess because its plain read named a code that
         an earlier turn of the same view has just renamed away (one deck: the code was held
         by a misread card): it is that code after all (a bellot 5H read as JH lay there when
         the real JH came)."""
-        from dataclasses import replace
-
         card = getattr(intent, "card", None)
         if not card or not getattr(intent, "unsure", False):
             return intent
@@ -838,14 +843,7 @@ class Table:
         freed = set(self._renames) - set(self._renames.values())
         if not reading or reading[0][0] not in freed:
             return intent
-        code = reading[0][0]
-        conf = snap.confidence_of(card) or 0.0
-        self._rename_lying(card, code, conf, sure=True)
-        changed = _renamed(intent, {card: code})
-        fields = {"unsure": False}
-        if hasattr(changed, "card_confidence"):
-            fields["card_confidence"] = conf
-        return replace(changed, **fields)
+        return self._claim(intent, {card: reading[0][0]}, snap.confidence_of(card) or 0.0)
 
     def _in_play(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:
         """(share, code) of a faint read's codes still in play (one deck: not played or
@@ -860,8 +858,8 @@ class Table:
         self,
         floor: frozenset[str],
         faint: dict[str, float],
-        added: frozenset[str] = frozenset(),
-        box: tuple[float, ...] | None = None,
+        added: frozenset[str],
+        box: tuple[float, ...],
     ) -> tuple[str, float, bool] | None:
         """The card read too faintly that stayed on `floor` while the next card came: the
         likeliest code still in play (one deck), with its share, and whether the read is
@@ -871,9 +869,7 @@ class Table:
         m = self.state.match
         if m is None or not m.in_round:
             return None
-        if box is not None and any(
-            _same_place(self.tracker.cards[c], box) for c in added if c in self.tracker.cards
-        ):
+        if any(same_place(self.tracker.cards[c], box) for c in added if c in self.tracker.cards):
             return None  # the card that came lies where the faint one was: it is that card
         possible = self._in_play(faint, floor | added)
         if not possible or possible[0][0] < self.tracker.config.alt_min_share:
@@ -900,17 +896,6 @@ class Table:
             for f in self.state.fouls()
         ]
         return out
-
-
-def _same_place(a, b) -> bool:
-    """Whether two card boxes (frame pixels) are the same place: either's centre lies on the
-    other."""
-
-    def inside(p, q) -> bool:
-        cx, cy = (p[0] + p[2]) / 2, (p[1] + p[3]) / 2
-        return q[0] <= cx <= q[2] and q[1] <= cy <= q[3]
-
-    return inside(a, b) or inside(b, a)
 
 
 def _renamed(intent: Any, renames: dict[str, str]) -> Any:

@@ -630,9 +630,14 @@ def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
     return known[0] - mx <= cx <= known[2] + mx and known[1] - my <= cy <= known[3] + my
 
 
+def same_place(a, b) -> bool:
+    """Whether two card boxes are the same place: either's centre lies on the other."""
+    return _inside(a, b) or _inside(b, a)
+
+
 def _covered(box: list[float], named: list[list[float]]) -> bool:
     """Whether a box is the same place as one of the named cards' boxes."""
-    return any(_inside(box, b) or _inside(b, box) for b in named)
+    return any(same_place(box, b) for b in named)
 
 
 def _within(box: list[float], other: list[float], share: float = 0.6) -> bool:

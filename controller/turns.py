@@ -362,7 +362,8 @@ class TurnTracker:
         f, s = self.floor, snap.floor
         prev, self._unexplained = self._unexplained, None
         earlier, box = self._faint, self._faint_box  # faint reads of views before this one
-        earlier_t = self._faint_t
+        # when the faint card was first seen lying there
+        earlier_t = self._faint_t if self._faint_t is not None else _landed(snap)
         faint, faint_t = dict(earlier), self._faint_t
         for code, share in snap.faint:
             faint[code] = max(share, faint.get(code, 0.0))
@@ -393,7 +394,7 @@ class TurnTracker:
                 mid = f | {card}
                 self.floor = mid
                 turn = ObservedTurn(
-                    card, f, mid, snap.t, earlier_t if earlier_t is not None else _landed(snap),
+                    card, f, mid, snap.t, earlier_t,
                     False, min(snap.confidence, share), not sure, None, faint_box=box,
                 )  # fmt: skip
                 return [turn, *self._idle(replace(snap, floor=s | {card}, faint=()))]
@@ -408,7 +409,7 @@ class TurnTracker:
                 card, share = named
                 self.floor = after
                 turn = ObservedTurn(
-                    card, f, after, snap.t, earlier_t if earlier_t is not None else _landed(snap),
+                    card, f, after, snap.t, earlier_t,
                     False, min(snap.confidence, share), False, None, by_capture=True,
                 )  # fmt: skip
                 return [turn, *(self._idle(snap) if added else [])]

@@ -20,6 +20,7 @@ from controller.table_geometry import TableGeometry
 from controller.table_state import replay
 from controller.tracker import FloorTracker
 from controller.turns import Snapshot
+from tests.test_controller_tracker import lay_shots
 
 GEO = TableGeometry.default(2)
 
@@ -193,16 +194,9 @@ def test_the_tracker_keeps_what_it_read_of_a_card_too_faint_to_accept():
     c9 = CardPlacement("9C", (420.0, 330.0), 4.0, 115.0)
     kd = CardPlacement("KD", (620.0, 330.0), -3.0, 115.0)
     ks = CardPlacement("KS", (820.0, 420.0), 2.0, 115.0)
-    base = (800.0, 760.0)
-    lay = [(base, (820.0, 700.0 - 56 * k), ks) for k in range(1, 6)]
-    shots = [
-        Shot(0.8, [c9, kd], [], frozenset({"9C", "KD"})),
-        Shot(0.5, [c9, kd], lay, frozenset({"9C", "KD"})),
-        Shot(0.3, [c9, kd, ks], [(base, (820.0, 600.0 - 60 * k), None) for k in (-1, 0, 1)],
-             frozenset()),
-        Shot(0.8, [c9, kd, ks], [], frozenset({"9C", "KD", "KS"})),
-    ]  # fmt: skip
-    snaps = _track_faint(shots)
+    snaps = _track_faint(
+        [Shot(0.8, [c9, kd], [], frozenset({"9C", "KD"})), *lay_shots([c9, kd], ks)]
+    )
     assert snaps[0].floor == frozenset({"9C", "KD"}) and snaps[0].faint == ()
     last = snaps[-1]
     assert last.floor == frozenset({"9C", "KD"})
@@ -271,22 +265,11 @@ def test_a_faint_card_adopted_as_a_trail_stays_on_the_floor_in_later_views():
     kd = CardPlacement("KD", (620.0, 330.0), -3.0, 115.0)
     ks = CardPlacement("KS", (820.0, 420.0), 2.0, 115.0)
     c4 = CardPlacement("4C", (520.0, 470.0), -5.0, 115.0)
-    base = (800.0, 760.0)
-
-    def lay(card, placed):
-        x, y = card.center
-        path = [(base, (x + (800.0 - x) * (1 - k / 5), y + (700.0 - y) * (1 - k / 5)), card)
-                for k in range(1, 6)]  # fmt: skip
-        away = [(base, (x, y + 60.0 * k), None) for k in (1, 2, 3)]
-        now = frozenset(p.code for p in [*placed, card])
-        return [
-            Shot(0.5, placed, path, frozenset(p.code for p in placed)),
-            Shot(0.3, [*placed, card], away, frozenset()),
-            Shot(0.8, [*placed, card], [], now),
-        ]
-
-    shots = [Shot(0.8, [c9, kd], [], frozenset({"9C", "KD"})),
-             *lay(ks, [c9, kd]), *lay(c4, [c9, kd, ks])]  # fmt: skip
+    shots = [
+        Shot(0.8, [c9, kd], [], frozenset({"9C", "KD"})),
+        *lay_shots([c9, kd], ks),
+        *lay_shots([c9, kd, ks], c4),
+    ]
 
     def adopt(tracker: FloorTracker, snap: Snapshot) -> None:
         if snap.faint and "KS" not in tracker.cards:

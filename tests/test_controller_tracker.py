@@ -264,19 +264,24 @@ def _relabel(lab, code):
     return CardLabel(code, lab.quad, lab.box, lab.indices, lab.visible, lab.face_up)
 
 
-def _lay_and_read(placed, laid, drop: str, t_drop: float = 1.6):
-    """Two still floors around a hand laying `laid`; after the lay the reader misses `drop`."""
+def lay_shots(placed: list, laid) -> list[Shot]:
+    """A hand bringing `laid` from the near edge onto a floor of `placed`, leaving, and the
+    table still after it (three shots)."""
     base = (800.0, 760.0)
     x, y = laid.center
     lay = [(base, (x + (800.0 - x) * (1 - k / 5), y + (700.0 - y) * (1 - k / 5)), laid)
            for k in range(1, 6)]  # fmt: skip
-    shots = [
-        Shot(0.8, placed, [], frozenset(p.code for p in placed)),
+    return [
         Shot(0.5, placed, lay, frozenset(p.code for p in placed)),
         Shot(0.3, [*placed, laid], [(base, (x, y + 60.0 * k), None) for k in (1, 2, 3)],
              frozenset()),
         Shot(0.8, [*placed, laid], [], frozenset(p.code for p in [*placed, laid])),
     ]  # fmt: skip
+
+
+def _lay_and_read(placed, laid, drop: str, t_drop: float = 1.6):
+    """Two still floors around a hand laying `laid`; after the lay the reader misses `drop`."""
+    shots = [Shot(0.8, placed, [], frozenset(p.code for p in placed)), *lay_shots(placed, laid)]
     video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
     reader = LabelReader(GEO)
     tracker = FloorTracker(GEO, reader.observe)

@@ -9,21 +9,18 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shutil
-import socket
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from controller import api_token
 from controller.api import create_app
 from controller.cli_demo import _Server
 from controller.live_tables import LiveTables
 from controller.store import Store
 from controller.turns import Snapshot
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import ARGS, CHROMIUM, free_port, venue
 
 pytestmark = pytest.mark.browser
 
@@ -43,18 +40,9 @@ FOULS = {(1, 5): "missed_capture", (1, 9): "wrong_capture"}
 STOP = (1, 13)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def site(tmp_path):
-    if not shutil.which(CHROMIUM):
-        pytest.skip("Debian chromium is not installed")
-    store = Store(tmp_path / "venue.db")
-    digest, token = api_token.load_or_create(tmp_path / "venue.db")
+    store, digest, token = venue(tmp_path)
     live = LiveTables(store)
     snaps, truth = table_script.play_script(
         "classic", 2, dealer=1, seed=11, rounds=2, fouls=FOULS, stop_after=STOP

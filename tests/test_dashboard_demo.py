@@ -12,7 +12,6 @@ import json
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,17 +20,11 @@ import httpx
 import pytest
 
 from controller.store import Store
-from tests.browser import ARGS, CHROMIUM
+from tests.browser import ARGS, CHROMIUM, free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SEED = 3
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def true_score() -> dict:

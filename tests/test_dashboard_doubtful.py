@@ -8,28 +8,20 @@ read · read as JH" until the referee confirms it.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from controller import api_token
 from controller.api import create_app
 from controller.cli_demo import _Server
-from controller.store import Store
 from controller.table import Table
 from controller.turns import Snapshot
-from tests.browser import ARGS, CHROMIUM
-from tests.test_dashboard_browser import free_port
+from tests.browser import ARGS, CHROMIUM, free_port, venue
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def site(tmp_path):
-    if not shutil.which(CHROMIUM):
-        pytest.skip("Debian chromium is not installed")
-    store = Store(tmp_path / "venue.db")
-    digest, token = api_token.load_or_create(tmp_path / "venue.db")
+    store, digest, token = venue(tmp_path)
     info = store.create_match("classic", 2, ["Rami", "Huda"], dealer=0, table_id="t1")
     table = Table("classic", 2, 0, match_id=info.id, subscribers=[store.append])
     table.feed_snapshot(Snapshot(1.0, frozenset({"9C", "5C", "4S", "KD"})))
