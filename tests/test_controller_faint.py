@@ -20,7 +20,7 @@ from controller.table_geometry import TableGeometry
 from controller.table_state import replay
 from controller.tracker import FloorTracker
 from controller.turns import Snapshot
-from tests.test_controller_tracker import lay_shots
+from tests.test_controller_tracker import lay_shots, track
 
 GEO = TableGeometry.default(2)
 
@@ -173,16 +173,7 @@ def _track_faint(shots: list, each=None) -> list[Snapshot]:
     0.15, 3S 0.1); `each(tracker, snap)` is called after every snapshot."""
     video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
     reader = FaintReader(GEO, "KS", [("KS", 0.45), ("KC", 0.15), ("3S", 0.1)])
-    tracker = FloorTracker(GEO, reader.observe)
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = labels
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            snaps.append(snap)
-            if each is not None:
-                each(tracker, snap)
-    return snaps
+    return track(video, reader=reader, each=each)[0]
 
 
 def test_the_tracker_keeps_what_it_read_of_a_card_too_faint_to_accept():

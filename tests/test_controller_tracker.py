@@ -52,8 +52,10 @@ class LabelReader:
         return NS(t=t, cards=cards)
 
 
-def track(video: SimVideo, config: TrackerConfig | None = None):
-    reader = LabelReader(video.geometry)
+def track(video: SimVideo, config: TrackerConfig | None = None, reader=None, each=None):
+    """The tracker's snapshots of a rendered video, read by `reader` (default: the exact
+    labels); `each(tracker, snap)` is called after every snapshot."""
+    reader = reader or LabelReader(video.geometry)
     tracker = FloorTracker(video.geometry, reader.observe, config or TrackerConfig())
     snaps = []
     for t, frame, labels in video.frames(with_labels=True):
@@ -61,6 +63,8 @@ def track(video: SimVideo, config: TrackerConfig | None = None):
         snap = tracker.feed(frame, t)
         if snap is not None:
             snaps.append(snap)
+            if each is not None:
+                each(tracker, snap)
     return snaps, reader, tracker
 
 
