@@ -264,7 +264,7 @@ def _write_trace(out: Path, truth: dict, events: list, trace: list) -> None:
         what = " ".join(f"{k}={m[k]}" for k in ("round", "play", "card") if m.get(k) is not None)
         rows.append((m["t"], 0, f"TRUTH {m['kind']} {what}"))
     keys = ("round", "play", "seat", "card", "read_as", "by_capture", "faint", "verdict", "foul")
-    keys += ("kind", "text", "floor_after")
+    keys += ("kind", "text", "floor_after", "action", "target", "payload")
     for e in events:
         data = {k: e.data[k] for k in keys if e.data.get(k) is not None}
         rows.append((e.t, 2, f"EVENT {e.id} {e.type} {json.dumps(data)}"))
@@ -388,6 +388,9 @@ def main() -> None:
             if not r["exact"]
         ],
         "false_foul_list": [(r["match"], f) for r in rows for f in r["false_fouls"]],
+        # what the log's fold could not apply (a play the engine refused: the round's count
+        # of plays is then short of what the camera saw)
+        "state_errors": [(r["match"], e) for r in rows for e in r["errors"]],
     }
     if args.json:
         print(json.dumps(summary))

@@ -276,8 +276,10 @@ def create_app(
 
     @app.post("/api/matches/{match_id}/correct", **ref)
     def correct(match_id: str, body: Correction) -> dict[str, Any]:
-        """Correct the card read for a turn (or name the card of an unreadable turn)."""
-        return decide(match_id, "correct", body.target, {"card": body.card})
+        """Correct the card read for a turn (or name the card of an unreadable turn), or, with
+        `was` and a round's `round_started` event as target, a dealt card misread."""
+        payload = {"card": body.card} if body.was is None else {"card": body.card, "was": body.was}
+        return decide(match_id, "correct", body.target, payload)
 
     @app.post("/api/matches/{match_id}/fouls/{target}/accept", **ref)
     def accept_foul(match_id: str, target: int) -> dict[str, Any]:

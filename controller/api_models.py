@@ -65,6 +65,12 @@ class Target(BaseModel):
 
 class Correction(Target):
     card: str = Field(min_length=2, max_length=3, description="The card actually played, '9D'")
+    was: str | None = Field(
+        default=None,
+        min_length=2,
+        max_length=3,
+        description="With a round's round_started event as target: the dealt card misread",
+    )
 
 
 class RefereeOut(BaseModel):

@@ -13,7 +13,7 @@ from typing import Any
 from controller.errors import UserError
 from controller.events import REFEREE, Event
 from controller.store import Conflict, NotFound
-from controller.table_state import OK, PENDING, UNDONE, TableState
+from controller.table_state import OK, PENDING, UNDONE, RoundLog, TableState
 
 # (match_id, action, target, payload) -> the appended referee event
 RefereeSink = Callable[[str, str, "int | None", dict[str, Any]], Event]
@@ -43,6 +43,11 @@ def plan_decision(
             raise Conflict("no round in progress to end")
         return None, {}
     assert target is not None
+    dealt = next((rnd for rnd in state.rounds if rnd.event_id == target), None)
+    if dealt is not None:
+        return target, _deal_correction(dealt, action, payload)
+    if payload.get("was") is not None:
+        raise UserError(f"event {target} is no round's deal: `was` names a dealt card")
     turn = next((tr for tr in state.turns() if tr.event_id == target), None)
     prompt = next((p for p in state.prompts if p.event_id == target), None)
     if turn is None and prompt is None:
@@ -76,6 +81,27 @@ def plan_decision(
         if payload["card"] == turn.card:
             raise UserError(f"turn {target} already reads {payload['card']}: use confirm")
     return target, payload
+
+
+def _deal_correction(rnd: RoundLog, action: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The payload of a `correct` of a round's deal: the dealt card misread and the card."""
+    from engine.cards import CardError, parse_card
+
+    if action != "correct":
+        raise UserError(
+            f"event {rnd.event_id} is round {rnd.index + 1}'s deal: it can only be corrected"
+        )
+    if payload.get("was") is None:
+        raise UserError(
+            f"event {rnd.event_id} is round {rnd.index + 1}'s deal: name the dealt card misread (was)"
+        )
+    try:
+        was, card = parse_card(str(payload["was"])), parse_card(str(payload.get("card", "")))
+    except CardError as exc:
+        raise UserError(f"card: {exc}") from None
+    if was not in rnd.floor:
+        raise UserError(f"round {rnd.index + 1} was dealt {' '.join(rnd.floor)}, not {was}")
+    return {"was": was, "card": card}
 
 
 def try_decision(

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from controller import events as ev
+from controller.elimination import settle_held
 from controller.errors import UserError
 from controller.events import Event
 from controller.table_geometry import TableGeometry
@@ -113,6 +114,8 @@ class Table:
         self._show_prompt: int | None = None
         self._renames: dict[str, str] = {}  # cards renamed while one view's intents are judged
         self._readings: dict[int, tuple] = {}  # turn event id -> its doubtful card's read
+        self._deal_reads: dict[str, tuple] = {}  # code -> its read, while a deal is laid
+        self._dealt_readings: dict[str, tuple] = {}  # the round's dealt cards' reads
         self._side_events: list[Event] = []  # events appended while an intent was prepared
         self._misdeal_prompt: int | None = None
         past = list(events or [])
@@ -195,6 +198,8 @@ class Table:
             return []
         out: list[Event] = []
         self._renames = {}
+        if self.turns.mode == "deal":
+            self._deal_reads.update(snap.readings)  # how each dealt card was read
         intents = self.turns.step(snap)
         for i, intent in enumerate(intents):
             if self._renames:
@@ -380,6 +385,8 @@ class Table:
 
     def _round_start(self, intent: RoundStart) -> list[Event]:
         self._readings.clear()  # a take-back looks only at this round's turns
+        self._dealt_readings = {c: self._deal_reads.get(c, ()) for c in intent.floor}
+        self._deal_reads = {}
         out = []
         data: dict[str, Any] = {
             "round": len(self.state.rounds),
@@ -580,6 +587,8 @@ class Table:
         return out
 
     def _end_round(self, t: float, short: bool = False) -> list[Event]:
+        # one deck: the cards never seen this round name the plays held for want of them
+        out = [] if short else self._settle_held(t)
         probe = self.state.match.copy()
         short = short and not probe.round_over
         score = probe.end_round(short=short)
@@ -588,7 +597,7 @@ class Table:
         data = {"round": self.state.current_round.index, **_round_score_dict(score)}
         if short:
             data.update(short=True, plays=probe.plays_in_round)
-        out = [self._emit(ev.ROUND_ENDED, data, t)]
+        out.append(self._emit(ev.ROUND_ENDED, data, t))
         out += [self._emit(typ, d, t) for typ, d in self.state.round_end_events()]
         if not self.state.match.finished:
             if short:
@@ -596,6 +605,13 @@ class Table:
             else:
                 self.turns.expect_deal(require_empty=True, leftovers=self._leftovers())
         return out
+
+    def _settle_held(self, t: float) -> list[Event]:
+        """The round has had all its plays: the plays held with their card unknown or only
+        guessed are named by the cards never seen (`controller.elimination`), corrected by the
+        camera (R7: the referee sees who decided, and may correct again)."""
+        found = settle_held(self.state, self._readings, self._dealt_readings, t)
+        return [self._emit(ev.REFEREE, data, t) for data in found]
 
     def _leftovers(self) -> frozenset[str]:
         """The cards the last round left on the floor (R3.5: the last capturer takes them):

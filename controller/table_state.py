@@ -80,6 +80,7 @@ class RoundLog:
     ended: bool = False
     short: bool = False  # ended before all 48 plays were seen (the next deal, or the referee)
     dealt: bool = False  # ended by the next deal seen on the floor (it lies there already)
+    event_id: int = 0  # its `round_started` event (a `correct` of it renames a dealt card)
 
     def live_turns(self) -> list[TurnRecord]:
         return [tr for tr in self.turns if tr.status != UNDONE]
@@ -310,9 +311,11 @@ class TableState:
                 m.see_floor(list(tr.floor_before))
             except (ValueError, KeyError) as exc:
                 self.errors.append(f"event {tr.event_id}: {exc}")
-        if tr.card is None:
-            # R7: cards left the floor and the card that took them was never seen (held for
-            # the referee, who names it with `correct`): they go to the player's side.
+        if tr.card is None or (tr.verdict == UNREADABLE and tr.status == PENDING):
+            # R7: cards left the floor and the card that took them was never seen or only
+            # guessed (held for the referee, who names it with `correct`): they go to the
+            # player's side. A guess is not the card played: its code may still come (one
+            # deck), so the engine does not count it as played.
             try:
                 m.unseen(list(tr.floor_after))
             except (ValueError, KeyError) as exc:
@@ -375,7 +378,12 @@ def _round_started(st: TableState, e: Event) -> None:
     index = int(e.data.get("round", len(st.rounds)))
     if index != len(st.rounds):
         raise ReplayError(f"event {e.id}: round {index} started, expected {len(st.rounds)}")
-    log = RoundLog(index=index, dealer=int(e.data.get("dealer", 0)), floor=tuple(e.data["floor"]))
+    log = RoundLog(
+        index=index,
+        dealer=int(e.data.get("dealer", 0)),
+        floor=tuple(e.data["floor"]),
+        event_id=e.id,
+    )
     st.rounds.append(log)
     _start_round(st.match, log)
     for p in st.prompts:  # the dealer's R1.3 fix is done once the round starts
@@ -475,6 +483,10 @@ def _referee(st: TableState, e: Event) -> None:
     target = int(target)
     if action == "confirm" and _close_prompt(st, target):
         return
+    dealt = next((rnd for rnd in st.rounds if rnd.event_id == target), None)
+    if action == "correct" and dealt is not None:
+        _correct_deal(st, e, dealt, payload)
+        return
     found = _find_turn(st, target)
     if found is None:
         st.errors.append(f"event {e.id}: {action}: no turn with event id {target}")
@@ -553,7 +565,7 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
     old = tr.card
     if old is not None and card != old and old in after and payload.get("floor_after") is None:
         after = tuple(card if c == old else c for c in after)
-    history = _history_before(st, rnd, tr)
+    history = history_before(st, rnd, tr)
     try:
         v = judge(st.rules, tr.floor_before, card, after, history)
     except (JudgeError, ValueError) as exc:
@@ -569,15 +581,69 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
     tr.legal = tuple(tuple(x) for x in v.legal)
     tr.status = PENDING if v.verdict == "foul" else OK
     tr.decided_by = e.id
-    # A misread card that stayed on the floor is the corrected card in later floors too.
-    if old is not None and old != card:
-        later = rnd.turns[rnd.turns.index(tr) + 1 :]
-        for nxt in later:
+    # A misread card that stayed on the floor is the corrected card in later floors too,
+    # until it leaves the floor (the code seen after that is the real card of that code).
+    if old is not None and old != card and card in after:
+        for nxt in rnd.turns[rnd.turns.index(tr) + 1 :]:
+            if old not in nxt.floor_before:
+                break
             nxt.floor_before = tuple(card if c == old else c for c in nxt.floor_before)
             nxt.floor_after = tuple(card if c == old else c for c in nxt.floor_after)
+            nxt.takes = tuple(card if c == old else c for c in nxt.takes)  # and who took it
 
 
-def _history_before(st: TableState, rnd: RoundLog, tr: TurnRecord) -> tuple:
+def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> None:
+    """A card of the round's deal was misread: `was` is `card` (payload), in the dealt floor
+    and in every floor of the round after it; the plays that saw it are judged again (a play
+    the referee decided keeps its decision)."""
+    from engine.cards import CardError, parse_card
+    from engine.referee import JudgeError, judge
+
+    try:
+        was, card = (
+            parse_card(str(payload.get("was", ""))),
+            parse_card(str(payload.get("card", ""))),
+        )
+    except CardError as exc:
+        st.errors.append(f"event {e.id}: correct the deal: {exc}")
+        return
+    played = {tr.card for tr in rnd.live_turns()}
+    if was not in rnd.floor or card in rnd.floor or card in played:
+        st.errors.append(
+            f"event {e.id}: correct the deal: round {rnd.index} was dealt "
+            f"{' '.join(rnd.floor)}; {was} cannot become {card}"
+        )
+        return
+
+    def swap(cards: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(card if c == was else c for c in cards)
+
+    judged = []
+    for tr in rnd.live_turns():
+        if was not in tr.floor_before:
+            continue
+        before, after = swap(tr.floor_before), swap(tr.floor_after)
+        v = None
+        if tr.card is not None and tr.decided_by is None and tr.verdict != UNREADABLE:
+            try:
+                v = judge(st.rules, before, tr.card, after, history_before(st, rnd, tr))
+            except (JudgeError, ValueError) as exc:
+                st.errors.append(f"event {e.id}: correct the deal: {exc}")
+                return
+        judged.append((tr, before, after, v))
+    rnd.floor = swap(rnd.floor)
+    for tr, before, after, v in judged:
+        tr.floor_before, tr.floor_after = before, after
+        tr.takes = swap(tr.takes)
+        if v is not None:
+            tr.verdict, tr.foul, tr.takes = v.verdict, v.foul, tuple(v.takes)
+            tr.basra, tr.basra_points = bool(v.basra), int(v.basra_points)
+            tr.legal = tuple(tuple(x) for x in v.legal)
+            tr.status = PENDING if v.verdict == "foul" else OK
+    st._rebuild()
+
+
+def history_before(st: TableState, rnd: RoundLog, tr: TurnRecord) -> tuple:
     """The round's plays before `tr` as engine Play values (Lebanese V3(b) needs them)."""
     from engine.captures import Play
 

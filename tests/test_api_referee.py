@@ -430,3 +430,34 @@ def test_a_round_ended_through_serve_is_scored_and_followed_by_run_r7(tmp_path):
         assert [e.type for e in events].count("score") >= 1
     controller_store.close()
     api_store.close()
+
+
+def test_correcting_a_misread_dealt_card_rejudges_the_plays_that_saw_it_r2_2_r7(venue, fouls):
+    missed, _wrong = fouls
+    client, store, mid, auth = venue
+    deal = next(e.id for e in store.events(mid) if e.type == "round_started")
+    last = store.last_event_id(mid)
+    for body, status, words in (
+        ({"target": deal, "card": "4C"}, 400, "name the dealt card misread"),
+        ({"target": deal, "was": "QS", "card": "4C"}, 400, "was dealt 4S 5H 9C KD, not QS"),
+        ({"target": missed, "was": "4S", "card": "4C"}, 400, "no round's deal"),
+        ({"target": deal, "was": "4S", "card": "KD"}, 409, "4S cannot become KD"),  # dealt
+        ({"target": deal, "was": "4S", "card": "9D"}, 409, "4S cannot become 9D"),  # played
+    ):
+        r = client.post(f"/api/matches/{mid}/correct", json=body, headers=auth)
+        assert r.status_code == status and words in r.json()["error"], (body, r.text)
+    assert store.last_event_id(mid) == last  # nothing written
+    # The dealt 4S was the 4C: the 9D still took the 9C and 5H+4C (R2.2: 5 + 4 = 9).
+    r = client.post(
+        f"/api/matches/{mid}/correct",
+        json={"target": deal, "was": "4s", "card": "4c"},
+        headers=auth,
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["event"]["data"]["payload"] == {"was": "4S", "card": "4C"}
+    s = r.json()["state"]["summary"]
+    nine = next(h for h in s["history"] if h["card"] == "9D")
+    assert (nine["verdict"], sorted(nine["takes"])) == ("capture", ["4C", "5H", "9C"])
+    from controller.table_state import replay
+
+    assert replay(store.events(mid)).rounds[0].floor == ("4C", "5H", "9C", "KD")

@@ -1,0 +1,146 @@
+"""One deck at a round's end (R1.1, R8.7): the cards the camera never saw name the plays it held.
+
+A pure look at a `TableState` whose round has had all its 48 plays; the Table emits the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+
+from controller import events as ev
+from controller.events import Event
+from controller.table_state import PENDING, UNREADABLE, TableState, TurnRecord, history_before
+from engine.cards import FULL_DECK
+
+PLAYS_PER_ROUND = 48  # R8.7: 52 cards less the 4 of the floor
+MOST_OPEN = 4  # more cards in question than this at once: too little is known to name them
+MIN_SHARE = 0.08  # a doubtful read's runner-up this likely may be its card
+
+Reading = Sequence[tuple[str, float]]  # a card's read: (code, share), likeliest first
+
+
+@dataclass(frozen=True)
+class Open:
+    """A card in question: a held play's, a doubtful read's, or a doubtfully read dealt card's
+    (`target`: the turn's event, or the round's `round_started`; `code`: what it reads now)."""
+
+    target: int
+    code: str | None
+    choices: frozenset[str]  # the codes it may be (a held play: any code in question)
+    held: bool = False
+    dealt: bool = False
+
+    def correction(self, card: str) -> dict:
+        """The `referee` event data by which the camera names this card `card`."""
+        payload = {"card": card, "by": "camera"}
+        if self.dealt:
+            payload = {"was": self.code, **payload}
+        return {"action": "correct", "target": self.target, "payload": payload}
+
+
+def settle_held(
+    state: TableState,
+    readings: Mapping[int, Reading] | None = None,
+    dealt: Mapping[str, Reading] | None = None,
+    t: float = 0.0,
+) -> list[dict]:
+    """The `referee` `correct` events (data) that name the held plays of a round that has had
+    all its plays, and the doubtful reads whose runner-up they free.
+
+    Every card of the deck is dealt to the floor or played once a round (R1.1, R8.7), so the
+    codes neither dealt nor read as a play are the cards of the plays held with their card
+    unknown or only guessed (R7 `unreadable`). A doubtful read (`readings`: a turn's read, by
+    event id; `dealt`: a dealt card's read, by its code) whose runner-up is one of those codes
+    may be the misread that hid it: it joins, keeping its code or taking that runner-up. The
+    cards are named only when the count matches (no code seen twice) and exactly one way of
+    giving them out makes every held play legal (R2) and leaves every legal play legal;
+    otherwise they stay with the referee (R7)."""
+    rnd = state.current_round
+    if rnd is None or rnd.ended:
+        return []
+    live = rnd.live_turns()
+    held = [tr for tr in live if _open(tr) and tr.verdict == UNREADABLE]
+    if not held or len(live) != PLAYS_PER_ROUND:
+        return []
+    readings, dealt = readings or {}, dealt or {}
+    ids = {tr.event_id for tr in held}
+    seen = list(rnd.floor) + [tr.card for tr in live if tr.event_id not in ids and tr.card]
+    missing = set(FULL_DECK) - set(seen)
+    if len(set(seen)) != len(seen) or len(missing) != len(held):
+        return []
+
+    def frees(read: Reading) -> bool:
+        return any(c in missing and s >= MIN_SHARE for c, s in read)
+
+    def choices(code: str | None, read: Reading) -> frozenset[str]:
+        return frozenset({code} | {c for c, s in read if c in missing and s >= MIN_SHARE})
+
+    items = [
+        Open(rnd.event_id, c, choices(c, dealt[c]), dealt=True)
+        for c in sorted(rnd.floor)
+        if frees(dealt.get(c, ()))
+    ]
+    for tr in live:
+        if tr.event_id in ids:
+            items.append(Open(tr.event_id, tr.card, frozenset(), held=True))  # any code
+        elif _open(tr) and frees(readings.get(tr.event_id, ())):
+            items.append(Open(tr.event_id, tr.card, choices(tr.card, readings[tr.event_id])))
+    if len(items) > MOST_OPEN:
+        return []
+    codes = sorted(missing | {it.code for it in items if not it.held and it.code})
+    fits = [
+        cards
+        for cards in permutations(codes)
+        if all(it.held or c in it.choices for c, it in zip(cards, items, strict=True))
+        and _fits(state, items, cards, t)
+    ]
+    if len(fits) != 1:
+        return []
+    return [
+        it.correction(card)
+        for it, card in zip(items, fits[0], strict=True)
+        if card != it.code or it.held
+    ]
+
+
+def _open(tr: TurnRecord) -> bool:
+    """Not decided by the referee (a held play, a foul, a doubtful read not yet confirmed)."""
+    return tr.decided_by is None and (tr.status == PENDING or tr.doubtful)
+
+
+def _fits(state: TableState, items: list[Open], cards: tuple[str, ...], t: float) -> bool:
+    """Whether these cards make every held play legal and leave every legal play of the round
+    legal (a renamed card lying on the floor is renamed in the later floors too)."""
+    probe = state.copy()
+    for it, card in zip(items, cards, strict=True):
+        if card == it.code and not it.held:
+            continue
+        known = set(probe.errors)  # (a rebuild notes the old ones again)
+        data = it.correction(card)
+        probe.apply(Event(probe.last_event_id + 1, probe.match_id, ev.REFEREE, t, data))
+        if set(probe.errors) - known:
+            return False
+    was = {tr.event_id: tr.verdict for tr in state.current_round.live_turns()}
+    return not any(
+        was[tr.event_id] != "foul" and _foul_now(probe, tr)
+        for tr in probe.current_round.live_turns()
+    )
+
+
+def _foul_now(state: TableState, tr: TurnRecord) -> bool:
+    """Whether the play is a foul (or unplayable) as its floors read now: a correction renames
+    a card in the later floors without judging those plays again."""
+    from engine.referee import JudgeError, judge
+
+    if tr.is_foul or tr.card is None:
+        return True
+    rnd = state.current_round
+    try:
+        v = judge(
+            state.rules, tr.floor_before, tr.card, tr.floor_after, history_before(state, rnd, tr)
+        )
+    except (JudgeError, ValueError):
+        return True
+    return v.verdict == "foul"

@@ -1,0 +1,291 @@
+"""One deck at a round's end (RULES.md R1.1, R8.7, R7): the cards never seen name the held plays.
+
+Every card of the deck is dealt to the floor or played once a round, so when all 48 plays are
+in, the codes neither dealt nor read as another play are the cards of the plays the camera held
+for want of a read. The camera names them only when exactly one way of giving them out makes
+every held play legal (R2); otherwise they stay with the referee.
+"""
+
+from __future__ import annotations
+
+from controller import events as ev
+from controller.elimination import settle_held
+from controller.events import Event
+from controller.simulator import simulate
+from controller.table import Table
+from controller.table_state import OK, PENDING, UNREADABLE, replay
+from engine.record import score_record
+from tests.test_controller_new_deal import _marks, _unseen_capture_floors, feed
+
+
+def test_a_capture_never_seen_is_named_at_the_rounds_end_by_the_one_card_never_seen_r8_7():
+    # Classic, 2 players, seed 61: the 9C took the 9H while the camera looked away. The play is
+    # held (R7) until the round's 48th play; then the 9C is the one code never seen this
+    # round, and a 9C taking the 9H is legal (R2.2): the camera names it, the round's score is
+    # the true one, and no foul is left for the referee.
+    video = simulate("classic", 2, 61, rounds=2, fouls=0, fast_share=0.0)
+    floors, missed = _unseen_capture_floors(video)
+    assert (missed.index, missed.card, missed.floor_before) == (
+        8,
+        "9C",
+        ("5H", "6H", "7H", "9H", "QH"),
+    )
+    log: list = []
+    table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    end = _marks(video)[(0, 47)]
+    feed(table, [(t, f) for t, f in floors if t < end])
+    (held,) = [e for e in log if e.type == ev.FOUL]
+    assert held.data["card"] is None and held.data["status"] == PENDING
+    feed(table, [(t, f) for t, f in floors if t >= end])
+    named = [e for e in log if e.type == ev.REFEREE]
+    assert [e.data for e in named] == [
+        {"action": "correct", "target": held.id, "payload": {"card": "9C", "by": "camera"}}
+    ]
+    ended = next(e for e in log if e.type == ev.ROUND_ENDED)
+    assert named[0].id < ended.id  # named before the round was scored
+    truth = score_record(video.game.record)
+    assert table.result()["rounds"] == truth["rounds"]
+    assert table.result()["fouls"] == [] and table.state.errors == []
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_the_referees_own_naming_is_left_alone_r7():
+    # The referee names the held play before the round ends: the camera adds nothing at the
+    # round's end (the play is decided).
+    video = simulate("classic", 2, 61, rounds=2, fouls=0, fast_share=0.0)
+    floors, _missed = _unseen_capture_floors(video)
+    log: list = []
+    table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    end = _marks(video)[(0, 47)]
+    feed(table, [(t, f) for t, f in floors if t < end])
+    (held,) = [e for e in log if e.type == ev.FOUL]
+    table.referee("correct", held.id, {"card": "9C"})
+    feed(table, [(t, f) for t, f in floors if t >= end])
+    named = [e.data["payload"] for e in log if e.type == ev.REFEREE]
+    assert named == [{"card": "9C"}]
+
+
+def _round_log(seed: int) -> tuple[list[Event], list]:
+    """Round 0 of a simulated classic 2-player match, every still floor seen: its events up to
+    (not including) `round_ended`, and its true plays."""
+    video = simulate("classic", 2, seed, rounds=1, fouls=0, fast_share=0.0)
+    log: list = []
+    table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    feed(table, video.still_floors())
+    end = next(e.id for e in log if e.type == ev.ROUND_ENDED)
+    return [e for e in log if e.id < end], video.game.rounds[0].plays
+
+
+def _hold(log: list[Event], plays: dict[int, str | None]) -> list[Event]:
+    """The log with the turns of these plays held unread (R7 `unreadable`), each with its card
+    unknown (None) or only the given guess, as the Table holds a play it could not read."""
+    out = []
+    for e in log:
+        play = e.data.get("play")
+        if e.type == ev.TURN and e.data.get("round") == 0 and play in plays:
+            data = dict(e.data, card=plays[play], verdict=UNREADABLE, foul=UNREADABLE)
+            data.update(takes=[], basra=False, basra_points=0, legal=[], status=PENDING)
+            e = Event(e.id, e.match_id, ev.FOUL, e.t, data)
+        out.append(e)
+    return out
+
+
+def named(found: list[dict]) -> list[tuple[int, str]]:
+    """(target, card) of the camera's corrections (each a `referee` `correct` by the camera)."""
+    assert all(d["action"] == "correct" and d["payload"]["by"] == "camera" for d in found)
+    return [(d["target"], d["payload"]["card"]) for d in found]
+
+
+def _turn_id(log: list[Event], play: int) -> int:
+    return next(e.id for e in log if e.type in (ev.TURN, ev.FOUL) and e.data.get("play") == play)
+
+
+def test_two_captures_never_seen_are_named_when_only_one_way_is_legal_r2_2_r8_7():
+    # Seed 61, round 0: the KC took a K at play 3 and the 9C took the 9H at play 8. Held both,
+    # the codes never seen are KC and 9C; a 9C cannot take a K, nor a KC a 9 (R2.2, R2.3):
+    # only KC at play 3 and 9C at play 8 makes both legal.
+    log, plays = _round_log(61)
+    assert (plays[3].card, plays[8].card) == ("KC", "9C")
+    assert plays[3].floor_before != plays[3].floor_after  # both captured
+    state = replay(_hold(log, {3: None, 8: None}))
+    assert named(settle_held(state)) == [(_turn_id(log, 3), "KC"), (_turn_id(log, 8), "9C")]
+
+
+def test_two_nines_never_seen_stay_with_the_referee_r7():
+    # Seed 61: the 9C took the 9H at play 8 and the 9D a 9 at play 24. Either nine taking
+    # either 9 is legal (R2.2), so the cards never seen cannot tell which was which: both plays
+    # stay held for the referee.
+    log, plays = _round_log(61)
+    assert (plays[8].card, plays[24].card) == ("9C", "9D")
+    state = replay(_hold(log, {8: None, 24: None}))
+    assert settle_held(state) == []
+    assert all(tr.status == PENDING for tr in state.turns() if tr.verdict == UNREADABLE)
+
+
+def test_a_held_guess_is_named_as_the_code_never_seen_r8_7():
+    # A play held with a wrong guess: play 8's 9C held as a QS (a code another play holds).
+    # The one code never seen is 9C and a 9C taking the 9H is legal (R2.2): the guess gives
+    # way.
+    log, plays = _round_log(61)
+    state = replay(_hold(log, {8: "QS"}))
+    assert named(settle_held(state)) == [(_turn_id(log, 8), "9C")]
+    # and the correction, applied, makes the play the legal capture it was
+    target = _turn_id(log, 8)
+    data = {"action": "correct", "target": target, "payload": {"card": "9C", "by": "camera"}}
+    state.apply(Event(state.last_event_id + 1, state.match_id, ev.REFEREE, 0.0, data))
+    fixed = next(tr for tr in state.turns() if tr.event_id == target)
+    assert (fixed.card, fixed.verdict, fixed.status, fixed.takes) == ("9C", "capture", OK, ("9H",))
+
+
+def test_nothing_is_named_when_a_code_was_read_twice_or_plays_are_missing_r1_1():
+    log, plays = _round_log(61)
+    # a misread elsewhere: play 20 read as play 10's card (one code twice, two never seen)
+    misread = [
+        Event(e.id, e.match_id, e.type, e.t, dict(e.data, card=plays[10].card))
+        if e.type == ev.TURN and e.data.get("play") == 20
+        else e
+        for e in log
+    ]
+    assert settle_held(replay(_hold(misread, {8: None}))) == []
+    # the round not over: its last play not yet seen
+    last = _turn_id(log, 47)
+    assert settle_held(replay([e for e in _hold(log, {8: None}) if e.id < last])) == []
+
+
+def _misread(log: list[Event], play: int, code: str) -> list[Event]:
+    """The log with one turn's card read as `code` and judged so, as the Table judges it
+    (R7: a foul is pending for the referee); the read was doubtful."""
+    from engine.referee import judge
+    from engine.rules import get_ruleset
+
+    out = []
+    for e in log:
+        if e.type == ev.TURN and e.data.get("round") == 0 and e.data.get("play") == play:
+            before, after = e.data["floor_before"], e.data["floor_after"]
+            v = judge(get_ruleset("classic"), before, code, after, ())
+            data = dict(e.data, card=code, doubtful=True, **v.to_dict())
+            kind = ev.FOUL if v.verdict == "foul" else ev.TURN
+            if kind == ev.FOUL:
+                data["status"] = PENDING
+            e = Event(e.id, e.match_id, kind, e.t, data)
+        out.append(e)
+    return out
+
+
+def test_a_doubtful_misread_gives_its_code_back_to_the_held_play_it_hid_r1_1_r2_r8_7():
+    # Seed 61, round 0: the 6S took the 6H at play 12, read as JH 0.49 with 6S 0.45 behind:
+    # a J taking one card of three is a wrong capture (R2.4, R2.6). The JH then swept the 6C
+    # and TD at play 35 unseen, held. The one code never seen is 6S, the doubtful read's
+    # runner-up: the 6S at play 12 (a legal capture) and the JH at play 35 (a legal sweep) is
+    # the only way both plays can be; the other way round the held play stays illegal.
+    log, plays = _round_log(61)
+    assert (plays[12].card, plays[12].floor_before, plays[12].floor_after) == (
+        "6S",
+        ("5H", "6H", "7H"),
+        ("5H", "7H"),
+    )
+    assert (plays[35].card, plays[35].floor_before, plays[35].floor_after) == (
+        "JH",
+        ("6C", "TD"),
+        (),
+    )
+    events = _hold(_misread(log, 12, "JH"), {35: None})
+    state = replay(events)
+    p12, p35 = _turn_id(log, 12), _turn_id(log, 35)
+    assert next(tr for tr in state.turns() if tr.event_id == p12).foul == "wrong_capture"
+    readings = {p12: (("JH", 0.49), ("6S", 0.45), ("6H", 0.03))}
+    assert named(settle_held(state, readings)) == [(p12, "6S"), (p35, "JH")]
+    # without the read's runner-up nothing names the held play (the JH is read elsewhere)
+    assert settle_held(state) == []
+    assert settle_held(state, {p12: (("JH", 0.97), ("6S", 0.02))}) == []
+
+
+def _renamed_floors(log: list[Event], was: str, code: str, plays: range) -> list[Event]:
+    """The log with `was` read as `code` in the floors of these plays (and the deal when the
+    range starts at the deal, -1)."""
+    out = []
+    for e in log:
+        swap = lambda cards: [code if c == was else c for c in cards]  # noqa: E731
+        if e.type == ev.ROUND_STARTED and -1 in plays:
+            e = Event(e.id, e.match_id, e.type, e.t, dict(e.data, floor=swap(e.data["floor"])))
+        elif e.type in (ev.TURN, ev.FOUL) and e.data.get("play") in plays:
+            data = dict(e.data, floor_before=swap(e.data["floor_before"]))
+            data.update(floor_after=swap(e.data["floor_after"]), takes=swap(e.data["takes"]))
+            e = Event(e.id, e.match_id, e.type, e.t, data)
+        out.append(e)
+    return out
+
+
+def test_a_doubtfully_read_dealt_card_gives_its_code_back_to_the_held_play_r1_1_r8_7():
+    # Seed 61, round 0 was dealt 3H 5C 9S TH; the JC swept them (play 0). The TH was read as
+    # QH 0.53 (TH 0.46 behind): the real QH, trailed at play 2, was then read plainly as a
+    # code already dealt, and held with a guess (QD); the QC took it at play 9. The one code
+    # never seen is TH, the dealt read's runner-up. The QH at play 2 (a legal trail, R2.7)
+    # with the deal's TH is the only way: a TH at play 2 would leave the QC taking a TH, a
+    # wrong capture (R2.3). The camera corrects the deal (payload `was`) and names play 2.
+    log, plays = _round_log(61)
+    deal = next(e for e in log if e.type == ev.ROUND_STARTED)
+    assert deal.data["floor"] == ["3H", "5C", "9S", "TH"]
+    assert [(p.card, p.floor_after) for p in plays[:3]] == [
+        ("JC", ()),
+        ("KS", ("KS",)),
+        ("QH", ("QH", "KS")),
+    ]
+    assert (plays[9].card, plays[9].floor_before, plays[9].floor_after) == (
+        "QC",
+        ("5H", "6H", "7H", "QH"),
+        ("5H", "6H", "7H"),
+    )
+    events = _renamed_floors(log, "TH", "QH", range(-1, 1))  # the deal as read
+    events = _renamed_floors(events, "QH", "QD", range(2, 10))  # the held guess as it lay
+    events = _hold(events, {2: "QD"})
+    state = replay(events)
+    assert state.rounds[0].floor == ("3H", "5C", "9S", "QH")
+    errors = set(state.errors)  # (the fold notes the real QD coming after the guess)
+    dealt = {"QH": (("QH", 0.53), ("TH", 0.46)), "9S": (("9S", 0.99),)}
+    found = settle_held(state, dealt=dealt)
+    assert found == [
+        {"action": "correct", "target": deal.id, "payload": {"was": "QH", "card": "TH", "by": "camera"}},
+        {"action": "correct", "target": _turn_id(log, 2), "payload": {"card": "QH", "by": "camera"}},
+    ]  # fmt: skip
+    for data in found:
+        state.apply(Event(state.last_event_id + 1, state.match_id, ev.REFEREE, 0.0, data))
+    assert set(state.errors) == errors and state.rounds[0].floor == ("3H", "5C", "9S", "TH")
+    p9 = next(tr for tr in state.turns() if tr.event_id == _turn_id(log, 9))
+    assert (p9.card, p9.verdict, p9.takes) == ("QC", "capture", ("QH",))
+    assert state.fouls() == []
+    # without the dealt card's runner-up nothing is named
+    assert settle_held(state_before := replay(events)) == []
+    assert state_before.fouls()[0]["kind"] == UNREADABLE
+
+
+def test_a_deal_correction_names_a_dealt_card_the_round_can_hold_r7():
+    # The fold refuses a deal correction whose card is already dealt or played this round
+    log, _plays = _round_log(61)
+    deal = next(e for e in log if e.type == ev.ROUND_STARTED)
+    for payload in (
+        {"was": "TH", "card": "9S"},
+        {"was": "TH", "card": "QH"},
+        {"was": "2C", "card": "2D"},
+    ):
+        state = replay(log)
+        data = {"action": "correct", "target": deal.id, "payload": payload}
+        state.apply(Event(state.last_event_id + 1, state.match_id, ev.REFEREE, 0.0, data))
+        assert "correct the deal" in state.errors[-1]
+        assert state.rounds[0].floor == ("3H", "5C", "9S", "TH")
+
+
+def test_a_held_guess_does_not_use_up_its_code_in_the_score_r1_1_r7():
+    # Seed 61: the 9C's capture at play 8 held with the guess 9D (a code another 9 holds);
+    # the real 9D takes 2C + 7C at play 24 (R2.2). The guess is not the card played: the log
+    # still folds without error, the round counts its 48 plays (R8.7), and the one code never seen
+    # names play 8 the 9C.
+    log, plays = _round_log(61)
+    assert (plays[24].card, plays[24].floor_before, plays[24].floor_after) == (
+        "9D",
+        ("2C", "5D", "7C", "8C", "QD", "KD"),
+        ("5D", "8C", "QD", "KD"),
+    )
+    state = replay(_hold(log, {8: "9D"}))
+    assert state.errors == [] and state.match.round_over
+    assert named(settle_held(state)) == [(_turn_id(log, 8), "9C")]
