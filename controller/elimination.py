@@ -111,17 +111,30 @@ def _open(tr: TurnRecord) -> bool:
 
 
 def _fits(state: TableState, items: list[Open], cards: tuple[str, ...], t: float) -> bool:
-    """Whether these cards make every held play legal and leave every legal play of the round
-    legal (a renamed card lying on the floor is renamed in the later floors too)."""
+    """Whether these cards, all named, make every held play legal and leave every legal play
+    of the round legal (a renamed card lying on the floor is renamed in the later floors
+    too). They are judged together: naming one before another may hold a code twice for a
+    moment."""
     probe = state.copy()
     for it, card in zip(items, cards, strict=True):
         if card == it.code and not it.held:
             continue
-        known = set(probe.errors)  # (a rebuild notes the old ones again)
         data = it.correction(card)
         probe.apply(Event(probe.last_event_id + 1, probe.match_id, ev.REFEREE, t, data))
-        if set(probe.errors) - known:
+        rnd = probe.current_round
+        took = (
+            card in rnd.floor
+            if it.dealt
+            else next(x for x in rnd.live_turns() if x.event_id == it.target).card == card
+        )
+        if not took:
             return False
+    base = state.copy()
+    base.errors, probe.errors = [], []
+    base._rebuild()
+    probe._rebuild()
+    if set(probe.errors) - set(base.errors):
+        return False
     was = {tr.event_id: tr.verdict for tr in state.current_round.live_turns()}
     return not any(
         was[tr.event_id] != "foul" and _foul_now(probe, tr)

@@ -46,9 +46,9 @@ def plan_decision(
     dealt = next((rnd for rnd in state.rounds if rnd.event_id == target), None)
     if dealt is not None:
         return target, _deal_correction(dealt, action, payload)
-    if payload.get("was") is not None:
-        raise UserError(f"event {target} is no round's deal: `was` names a dealt card")
     turn = next((tr for tr in state.turns() if tr.event_id == target), None)
+    if payload.get("was") is not None and turn is not None:
+        raise UserError(f"event {target} is no round's deal: `was` names a dealt card")
     prompt = next((p for p in state.prompts if p.event_id == target), None)
     if turn is None and prompt is None:
         raise NotFound(f"no turn or prompt with event id {target} in this match")
@@ -101,6 +101,8 @@ def _deal_correction(rnd: RoundLog, action: str, payload: dict[str, Any]) -> dic
         raise UserError(f"card: {exc}") from None
     if was not in rnd.floor:
         raise UserError(f"round {rnd.index + 1} was dealt {' '.join(rnd.floor)}, not {was}")
+    if card == was:
+        raise UserError(f"round {rnd.index + 1} was already dealt {was}: nothing to correct")
     return {"was": was, "card": card}
 
 

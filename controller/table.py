@@ -116,6 +116,7 @@ class Table:
         self._readings: dict[int, tuple] = {}  # turn event id -> its doubtful card's read
         self._deal_reads: dict[str, tuple] = {}  # code -> its read, while a deal is laid
         self._dealt_readings: dict[str, tuple] = {}  # the round's dealt cards' reads
+        self._boxes: dict[str, list[float]] = {}  # where each card lay in the last view
         self._side_events: list[Event] = []  # events appended while an intent was prepared
         self._misdeal_prompt: int | None = None
         past = list(events or [])
@@ -200,6 +201,9 @@ class Table:
         self._renames = {}
         if self.turns.mode == "deal":
             self._deal_reads.update(snap.readings)  # how each dealt card was read
+        snap = self._reread_lying(snap)
+        out += self._side_events  # the camera's corrections it made
+        self._side_events = []
         intents = self.turns.step(snap)
         for i, intent in enumerate(intents):
             if self._renames:
@@ -219,6 +223,7 @@ class Table:
                 continue
             out += self._handle(intent)
         self._update_gone()
+        self._boxes = dict(self.tracker.cards)
         return out
 
     def _update_gone(self) -> None:
@@ -610,8 +615,12 @@ class Table:
         """The round has had all its plays: the plays held with their card unknown or only
         guessed are named by the cards never seen (`controller.elimination`), corrected by the
         camera (R7: the referee sees who decided, and may correct again)."""
-        found = settle_held(self.state, self._readings, self._dealt_readings, t)
-        return [self._emit(ev.REFEREE, data, t) for data in found]
+        out = []
+        for data in settle_held(self.state, self._readings, self._dealt_readings, t):
+            before = self.state.floor
+            out.append(self._emit(ev.REFEREE, data, t))
+            self.after_decision("correct", before)  # a card lying there renamed: follow it
+        return out
 
     def _leftovers(self) -> frozenset[str]:
         """The cards the last round left on the floor (R3.5: the last capturer takes them):
@@ -815,16 +824,8 @@ class Table:
                 continue
             if alt in gone or alt in lying:
                 continue
-            data = {
-                "action": "correct",
-                "target": earlier.event_id,
-                "payload": {"card": alt, "by": "camera"},
-            }
-            probe = self.state.copy()
-            errors = len(probe.errors)
-            probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, snap.t, data))
-            fixed = next(tr for tr in probe.turns() if tr.event_id == earlier.event_id)
-            if len(probe.errors) > errors or fixed.verdict in ("foul", UNREADABLE):
+            data = self._legal_correction(earlier.event_id, alt, snap.t)
+            if data is None:
                 continue
             self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
             renames = {card: code}
@@ -833,6 +834,57 @@ class Table:
                 renames[code] = alt
             return self._claim(intent, renames, snap.confidence_of(card) or plain)
         return intent
+
+    def _legal_correction(self, target: int, card: str, t: float) -> dict | None:
+        """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
+        legal (R2); None otherwise."""
+        data = {"action": "correct", "target": target, "payload": {"card": card, "by": "camera"}}
+        probe = self.state.copy()
+        known = set(probe.errors)
+        probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, t, data))
+        fixed = next(tr for tr in probe.turns() if tr.event_id == target)
+        if set(probe.errors) - known or fixed.verdict in ("foul", UNREADABLE):
+            return None
+        return data
+
+    def _reread_lying(self, snap: Snapshot) -> Snapshot:
+        """A card new in this view, read plainly (at least TAKE_BACK_SHARE of its read, more
+        than the earlier read gave its own code), lies where a card of an earlier turn of the
+        round lies, and is that turn's doubtful read's runner-up (a QH trailed and read TH
+        0.52, QH 0.44, read QH 0.87 where it lay when a card was laid on it): the earlier read
+        was the misread. The camera corrects the turn (legal, R2), the card is renamed where it
+        lies, and the view holds it once, under its code."""
+        rnd = self.state.current_round
+        if rnd is None or rnd.ended or self.state.phase != "playing":
+            return snap
+        lying = self.turns.on_floor()
+        for code in sorted(snap.floor - lying):
+            box, read_now = self.tracker.cards.get(code), snap.reading_of(code)
+            if box is None or not read_now or read_now[0][0] != code:
+                continue
+            if read_now[0][1] < TAKE_BACK_SHARE:
+                continue  # not a plain read of it
+            for tr in reversed(rnd.live_turns()):
+                read = dict(self._readings.get(tr.event_id, ()))
+                was = tr.card
+                if not was or was not in lying or tr.decided_by:
+                    continue
+                lies = self.tracker.cards.get(was) or self._boxes.get(was)  # (read over)
+                if lies is None or not same_place(box, lies):
+                    continue
+                if read.get(code, 0.0) < self.tracker.config.alt_min_share:
+                    break  # not a runner-up of that card's read: another card (laid on it)
+                if read.get(was, 1.0) >= read_now[0][1]:
+                    break  # the earlier read was as plain as this one
+                data = self._legal_correction(tr.event_id, code, snap.t)
+                if data is None:
+                    break
+                self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
+                self._rename_lying(was, code, snap.confidence_of(code) or 0.0, sure=True)
+                from dataclasses import replace
+
+                return replace(snap, floor=snap.floor - {was})
+        return snap
 
     def _claim(self, intent: Any, renames: dict[str, str], conf: float) -> Any:
         """The intent's guessed card takes the code it was plainly read as (`renames` maps

@@ -7,6 +7,7 @@ applied here and the score is recomputed by the engine from the resulting turns.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -332,6 +333,10 @@ class TableState:
             m.force(tr.card, list(tr.floor_after))
         except (ValueError, KeyError) as exc:
             self.errors.append(f"event {tr.event_id}: cannot apply {tr.card}: {exc}")
+            # the card's code is taken (a held guess named it): the play still counts, from
+            # the floor as seen (R8.7: the round has 48 plays, the seat order goes on)
+            with contextlib.suppress(ValueError, KeyError):
+                m.unseen(list(tr.floor_after))
 
 
 def _start_round(m, rnd: RoundLog) -> None:
@@ -610,7 +615,7 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
     played = {tr.card for tr in rnd.live_turns()}
     if was not in rnd.floor or card in rnd.floor or card in played:
         st.errors.append(
-            f"event {e.id}: correct the deal: round {rnd.index} was dealt "
+            f"event {e.id}: correct the deal: round {rnd.index + 1} was dealt "
             f"{' '.join(rnd.floor)}; {was} cannot become {card}"
         )
         return
@@ -618,28 +623,33 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
     def swap(cards: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(card if c == was else c for c in cards)
 
-    judged = []
+    saw = []  # the plays that saw the dealt card, while it lay on the floor
     for tr in rnd.live_turns():
         if was not in tr.floor_before:
-            continue
-        before, after = swap(tr.floor_before), swap(tr.floor_after)
-        v = None
-        if tr.card is not None and tr.decided_by is None and tr.verdict != UNREADABLE:
-            try:
-                v = judge(st.rules, before, tr.card, after, history_before(st, rnd, tr))
-            except (JudgeError, ValueError) as exc:
-                st.errors.append(f"event {e.id}: correct the deal: {exc}")
-                return
-        judged.append((tr, before, after, v))
+            break
+        saw.append((tr, tr.floor_before, tr.floor_after, tr.takes))
+    floor = rnd.floor
     rnd.floor = swap(rnd.floor)
-    for tr, before, after, v in judged:
-        tr.floor_before, tr.floor_after = before, after
-        tr.takes = swap(tr.takes)
-        if v is not None:
-            tr.verdict, tr.foul, tr.takes = v.verdict, v.foul, tuple(v.takes)
-            tr.basra, tr.basra_points = bool(v.basra), int(v.basra_points)
-            tr.legal = tuple(tuple(x) for x in v.legal)
-            tr.status = PENDING if v.verdict == "foul" else OK
+    for tr, before, after, takes in saw:
+        tr.floor_before, tr.floor_after, tr.takes = swap(before), swap(after), swap(takes)
+    judged = []
+    for tr, *_old in saw:  # judged again with the whole round renamed (Lebanese V3(b))
+        if tr.card is None or tr.decided_by is not None or tr.verdict == UNREADABLE:
+            continue
+        try:
+            history = history_before(st, rnd, tr)
+            judged.append((tr, judge(st.rules, tr.floor_before, tr.card, tr.floor_after, history)))
+        except (JudgeError, ValueError) as exc:
+            rnd.floor = floor
+            for tr2, before, after, takes in saw:
+                tr2.floor_before, tr2.floor_after, tr2.takes = before, after, takes
+            st.errors.append(f"event {e.id}: correct the deal: {exc}")
+            return
+    for tr, v in judged:
+        tr.verdict, tr.foul, tr.takes = v.verdict, v.foul, tuple(v.takes)
+        tr.basra, tr.basra_points = bool(v.basra), int(v.basra_points)
+        tr.legal = tuple(tuple(x) for x in v.legal)
+        tr.status = PENDING if v.verdict == "foul" else OK
     st._rebuild()
 
 

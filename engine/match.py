@@ -89,6 +89,7 @@ class Match:
         self._floor: list[str] = []
         self._seen: set[str] = set()
         self._captured: list[list[str]] = [[] for _ in range(self.sides)]
+        self._unseen_cards = [0] * self.sides  # unknown cards that took (R7 `unreadable`)
         self._basras = [0] * self.sides
         self._basra_pts = [0] * self.sides
         self._last_capturer: int | None = None
@@ -179,6 +180,7 @@ class Match:
         self._floor = sorted(fl, key=card_index)
         self._seen = set(fl)
         self._captured = [[] for _ in range(self.sides)]
+        self._unseen_cards = [0] * self.sides
         self._basras = [0] * self.sides
         self._basra_pts = [0] * self.sides
         self._last_capturer = None
@@ -319,6 +321,7 @@ class Match:
         self._seen |= set(after)
         if removed:
             self._captured[side].extend(removed)
+            self._unseen_cards[side] += 1  # the card that took them went to the pile too
             self._last_capturer = side
         self.plays_in_round += 1
         self.to_play = (seat + 1) % self.players
@@ -408,7 +411,13 @@ class Match:
             self._captured[leftover].extend(self._floor)  # R3.5: never a basra
             self._floor = []
         score = score_round(
-            self.rules, self._captured, self._basras, self._basra_pts, self.pending, leftover
+            self.rules,
+            self._captured,
+            self._basras,
+            self._basra_pts,
+            self.pending,
+            leftover,
+            unseen=self._unseen_cards,
         )
         self.pending = score.pending
         self.rounds.append(score)

@@ -45,9 +45,12 @@ def score_round(
     basra_pts: Sequence[int],
     pending: int,
     leftover_side: int | None = None,
+    unseen: Sequence[int] | None = None,
 ) -> RoundScore:
-    """Score a finished round from each side's captured cards and basras (R4, V2, V3, V6)."""
-    cards = [len(c) for c in captured]
+    """Score a finished round from each side's captured cards and basras (R4, V2, V3, V6);
+    `unseen`: cards of unknown code in each side's pile (a card the camera never saw took
+    cards, R7), counted for most cards and worth no points."""
+    cards = [len(c) + (unseen[i] if unseen else 0) for i, c in enumerate(captured)]
     points = [sum(rules.card_points(c) for c in pile) for pile in captured]
     return score_tallies(rules, cards, points, basras, basra_pts, pending, leftover_side)
 

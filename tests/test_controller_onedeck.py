@@ -322,3 +322,43 @@ def test_a_later_sure_read_of_an_unmoved_card_corrects_the_earlier_misread_r7():
     assert t.state.floor == ("2H", "3S", "8H", "9C", "QS", "KD")
     assert turns[1].data["floor_before"] == ["3S", "8H", "9C", "QS", "KD"]
     assert t.state.fouls() == [] and t.state.errors == []
+
+
+def test_a_doubtful_card_read_surely_as_its_runner_up_where_it_lies_is_renamed_r2_3_r7():
+    # Seat 1 trails a card read doubtfully as TH (0.55; TH 0.52, QH 0.44): no 10 to take, a
+    # trail (R2.7). Seat 0 lays the QD on it; the view reads, where that card lies, the QH
+    # surely (0.9): the runner-up of its own read. The TH was a misread: the camera corrects
+    # the trail to the QH (also a trail there, R2.3, R2.7), and the QD laid on it takes it
+    # (R2.3) instead of leaving a card nobody saw leave.
+    t = dealt()
+    alts = [("TH", 0.52), ("QH", 0.44), ("TD", 0.02)]
+    floor = [det(c) for c in ("9C", "5H", "4S", "KD")]
+    (trail,) = feed(t, *floor, det("TH", 0.55, "NEW", alts))
+    assert (trail.data["card"], trail.data["verdict"], trail.data["seat"]) == ("TH", "trail", 1)
+    assert trail.data["doubtful"] is True
+    fix, laid = feed(
+        t, *floor, det("TH", 0.55, "NEW", alts), det("QH", 0.9, 805), det("QD", 0.95, 830, y=330)
+    )
+    assert (fix.type, fix.data["target"]) == ("referee", trail.id)
+    assert fix.data["payload"] == {"card": "QH", "by": "camera"}
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "QD", 0)
+    assert set(t.state.floor) == {"9C", "5H", "4S", "KD", "QH"}
+    (took,) = feed(t, *floor)
+    assert (took.type, took.data["card"], took.data["verdict"], took.data["takes"]) == (
+        TURN, "QD", "capture", ["QH"]
+    )  # fmt: skip
+    assert t.state.fouls() == [] and t.state.pending() == []
+
+
+def test_a_plain_read_of_another_code_where_a_plainly_read_card_lies_renames_nothing_r1_1():
+    # The same, but the trail was read plainly as TH (0.97): a QH read at its place is another
+    # card (or a misread of it), never a reason to rename the TH.
+    t = dealt()
+    floor = [det(c) for c in ("9C", "5H", "4S", "KD")]
+    alts = [("TH", 0.97), ("QH", 0.02)]
+    feed(t, *floor, det("TH", 0.97, "NEW", alts))
+    events = feed(
+        t, *floor, det("TH", 0.97, "NEW", alts), det("QH", 0.9, 805), det("QD", 0.95, 830, y=330)
+    )
+    assert all(e.type != "referee" for e in events)
+    assert "TH" in t.state.floor
