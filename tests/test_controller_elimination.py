@@ -308,7 +308,7 @@ def test_a_capture_by_an_unseen_card_counts_that_card_for_most_cards_r4_r7():
     # Seed 61, round 0 scores cards 25 / 27, most cards 0 / 30, total 15 / 48 (R4). With the
     # 9C's capture at play 8 held unseen (never named), the 9C still went to seat 1's pile
     # with the 9H: 27 cards, the 30 points for most cards kept; only its points are unknown
-    # (a 9C is worth none: R4.2).
+    # (a 9C is worth none: R4.3).
     log, _plays = _round_log(61)
     for guess in (None, "QS"):
         m = replay(_hold(log, {8: guess})).match.copy()
@@ -340,3 +340,26 @@ def test_a_corrected_card_is_renamed_only_while_it_lies_on_the_floor_r7():
     state.errors = []
     state._rebuild()
     assert state.errors == [] and known  # the log now folds cleanly
+
+
+def test_a_deal_correction_keeps_a_lebanese_two_card_basra_v3_b():
+    # Lebanese, dealt 2S KD QC 4H. Seat 1's 2H takes the 2S, seat 0's KS the KD, seat 1's
+    # QS the QC (R2.3): the 4H lies alone. Seat 0 trails the 5D beside it and seat 1's 9C
+    # takes both by their sum: a basra (V3 (b)), 10 points. The referee then says the dealt
+    # 4H was the 4D: the floors are renamed, and the 9C's play is still V3 (b)'s basra.
+    from controller.turns import Snapshot
+
+    table = Table("lebanese", 2, 0)
+    views = ["2S KD QC 4H", "2S KD QC 4H 2H", "KD QC 4H", "KD QC 4H KS", "QC 4H"]
+    views += ["QC 4H QS", "4H", "4H 5D", "4H 5D 9C", ""]
+    for i, view in enumerate(views):
+        table.feed_snapshot(Snapshot(float(i + 1), frozenset(view.split())))
+    nine = table.state.turns()[-1]
+    assert (nine.card, nine.takes, nine.basra, nine.basra_points) == ("9C", ("4H", "5D"), True, 10)
+    assert table.state.live_totals == [0, 10]
+    deal = table.state.rounds[0].event_id
+    table.referee("correct", deal, {"was": "4H", "card": "4D"})
+    nine = table.state.turns()[-1]
+    assert (nine.card, nine.takes, nine.basra, nine.basra_points) == ("9C", ("4D", "5D"), True, 10)
+    assert table.state.live_totals == [0, 10] and table.state.errors == []
+    assert table.state.rounds[0].floor == ("2S", "4D", "QC", "KD")

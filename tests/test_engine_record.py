@@ -199,8 +199,9 @@ def test_a_short_physical_round_is_scored_as_seen_and_checked():
     unseen = copy.deepcopy(rec)
     unseen["rounds"][0]["plays"][0] = {"card": None, "force": True, "floor_after": ["2H", "KD"]}
     out = score_record(unseen)
-    # seat 1 took 4S 6C with it; AH trails; 2H KD AH go to seat 1 (R3.5): 5 cards, AH 1
-    assert out["rounds"][0]["cards"] == [0, 5] and out["totals"] == [0, 1]
+    # seat 1 took 4S 6C with it (the unseen card goes to the pile too: R4.1 counts it, its
+    # points unknown); AH trails; 2H KD AH go to seat 1 (R3.5): 6 cards, AH 1
+    assert out["rounds"][0]["cards"] == [0, 6] and out["totals"] == [0, 1]
     unseen["rounds"][0]["plays"][0] = {"card": None}
     with pytest.raises(RecordError, match=r"plays\[0\]\.card: an unseen card \(null\) needs"):
         score_record(unseen)
