@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.recognizer import IndexHit, Recognizer, _drop_fragments, _plausible_indices
+from vision.recognizer import (
+    IndexHit,
+    Recognizer,
+    _drop_fragments,
+    _plausible_indices,
+    _strong_first,
+)
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +103,26 @@ def test_a_rank_found_alone_inside_its_whole_index_is_dropped():
         np.float32,
     )
     assert list(_drop_fragments(boxes)) == [0, 2]
+
+
+def test_a_weakly_scored_index_is_kept_only_where_no_plain_one_lies():
+    # Plainly scored indices (>= 0.25) as before: the rank alone inside its whole index is
+    # dropped. A weak one (0.1-0.25) joins only where it overlaps none of them: a large weak
+    # box around a plain index never removes it, and a weak box on a plain one is dropped.
+    boxes = np.array(
+        [
+            [100, 100, 130, 160],  # plain: a whole index
+            [102, 100, 128, 128],  # plain: its rank alone
+            [90, 90, 200, 250],  # weak: a large box around the plain index
+            [104, 104, 131, 158],  # weak: the same index again
+            [300, 300, 330, 360],  # weak: an index nothing else found
+        ],
+        np.float32,
+    )
+    scores = np.array([0.8, 0.5, 0.2, 0.15, 0.12], np.float32)
+    kept, conf = _strong_first(boxes, scores, 0.25)
+    assert kept.tolist() == [[100, 100, 130, 160], [300, 300, 330, 360]]
+    assert conf.tolist() == pytest.approx([0.8, 0.12])
 
 
 def test_an_index_larger_than_any_card_seen_is_not_an_index():

@@ -106,7 +106,15 @@ class Recognizer:
     PAIR_SPLIT_SURE = 1.01  # ... judged only when both reads are this sure (video: never)
     # single photos (`still`): the scale fitted larger, sure disagreeing reads split, bare
     # cards looked at again (video: off), every index read four ways (video: the unsure)
-    STILL = {"card_px": 130.0, "pair_split_sure": 0.5, "bare_look": 2.0, "half_turn_below": 1.01}
+    # and an index the detector scores 0.1-0.25 kept where the classifier reads it 0.7 sure
+    STILL = {
+        "card_px": 130.0,
+        "pair_split_sure": 0.5,
+        "bare_look": 2.0,
+        "half_turn_below": 1.01,
+        "low_index_conf": 0.1,
+        "low_index_sure": 0.7,
+    }
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
 
     def __init__(
@@ -153,6 +161,11 @@ class Recognizer:
         self.bare_look = float(meta.get("bare_look", self.BARE_LOOK))
         self.pair_split_sure = float(meta.get("pair_split_sure", self.PAIR_SPLIT_SURE))
         self.index_conf = float(meta.get("index_conf", 0.25))
+        # an index the detector scores between `low_index_conf` and `index_conf` is kept only
+        # when the classifier reads it at least `low_index_sure` and a card box holds it
+        # (still reads; the same as `index_conf`: off)
+        self.low_index_conf = float(meta.get("low_index_conf", self.index_conf))
+        self.low_index_sure = float(meta.get("low_index_sure", 1.01))
         self.card_conf = float(meta.get("card_conf", 0.3))
         self.min_confidence = float(
             min_confidence if min_confidence is not None else meta.get("min_confidence", 0.3)
@@ -220,6 +233,7 @@ class Recognizer:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image of shape (h, w, 3)")
         idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
+        card_boxes_conf = list(zip(card_boxes, card_conf, strict=True))
         keep = _plausible_indices(idx_boxes, card_boxes, self.MAX_INDEX_TO_CARD)
         idx_boxes, idx_conf = idx_boxes[keep], idx_conf[keep]
         hits: list[IndexHit] = []
@@ -231,8 +245,15 @@ class Recognizer:
                 if unsure.any():
                     more = sum(self._classify(_quarter(crops[unsure], k)) for k in (1, 2, 3))
                     probs[unsure] = (probs[unsure] + more) / 4
-            for b, c, p in zip(idx_boxes, idx_conf, probs, strict=True):
+            boxes = np.array([b for b, _c in card_boxes_conf], np.float64).reshape(-1, 4)
+            held = _centres_inside(idx_boxes.astype(np.float64), boxes).any(axis=1)
+            for b, c, p, inside in zip(idx_boxes, idx_conf, probs, held, strict=True):
                 k = int(np.argmax(p))
+                if c < self.index_conf:
+                    # a weak index: only a sure read inside a card, weighed as a plain one
+                    if p[k] < self.low_index_sure or not inside:
+                        continue
+                    c = self.index_conf
                 hits.append(IndexHit(list(map(float, b)), float(c), self.names[k], float(p[k]), p))
         cards = [
             (list(map(float, b)), float(c)) for b, c in zip(card_boxes, card_conf, strict=True)
@@ -456,7 +477,7 @@ class Recognizer:
         coarse = self._run_detector(frame, self.COARSE_SIZE)
         size, reuse = self._pick_size(frame, coarse)
         region = self._region(frame, coarse) if self.roi else None
-        found = coarse if reuse else self._run_detector(frame, size, region)
+        found = coarse if reuse else self._run_detector(frame, size, region, weak=True)
         return self._bare_look(frame, found, size, region)
 
     def _bare_look(self, frame: np.ndarray, found, size: int, region):
@@ -497,7 +518,7 @@ class Recognizer:
             return None
         return x1, y1, x2, y2
 
-    def _run_detector(self, frame: np.ndarray, det_size: int, region=None):
+    def _run_detector(self, frame: np.ndarray, det_size: int, region=None, weak: bool = False):
         """Detector boxes (frame pixels) and scores, index and card, at `det_size`; with a
         `region` only that part of the scaled frame is read, cut on the detector's 32 px grid
         so what lies inside is seen exactly as in a whole-frame pass."""
@@ -522,7 +543,8 @@ class Recognizer:
         scores = out[4:].T
         sx, sy = w / nw, h / nh
         result = []
-        for k, thr in ((0, self.index_conf), (1, self.card_conf)):
+        low = min(self.low_index_conf, self.index_conf) if weak else self.index_conf
+        for k, thr in ((0, low), (1, self.card_conf)):
             keep = scores[:, k] >= thr
             b = boxes_c[keep]
             s = scores[keep, k]
@@ -545,8 +567,7 @@ class Recognizer:
                 sel = np.array(sel).reshape(-1)
                 xyxy, s = xyxy[sel], s[sel]
                 if k == 0:
-                    keep_idx = _drop_fragments(xyxy)
-                    xyxy, s = xyxy[keep_idx], s[keep_idx]
+                    xyxy, s = _strong_first(xyxy, s, self.index_conf)
             xyxy = (xyxy + np.array([ox, oy, ox, oy], np.float32)) * np.array(
                 [sx, sy, sx, sy], np.float32
             )
@@ -625,6 +646,24 @@ def _plausible_indices(idx: np.ndarray, cards: np.ndarray, most: float) -> np.nd
     card = float((cards[:, 2:] - cards[:, :2]).max())
     sides = (idx[:, 2:] - idx[:, :2]).max(axis=1)
     return np.flatnonzero(sides <= most * card)
+
+
+def _strong_first(boxes: np.ndarray, scores: np.ndarray, strong: float):
+    """Index boxes after NMS: those scored at least `strong` as before (fragments dropped),
+    and the weaker ones only where they overlap none of those (their own fragments dropped)."""
+    hi = scores >= strong
+    sb, ss = boxes[hi], scores[hi]
+    keep = _drop_fragments(sb)
+    sb, ss = sb[keep], ss[keep]
+    wb, ws = boxes[~hi], scores[~hi]
+    if len(wb):
+        alone = np.array([all(_iou(w, b) < 0.1 for b in sb) for w in wb], bool)
+        alone &= ~_centres_inside(wb.astype(np.float64), sb.astype(np.float64)).any(axis=1)
+        alone &= ~_centres_inside(sb.astype(np.float64), wb.astype(np.float64)).any(axis=0)
+        wb, ws = wb[alone], ws[alone]
+        keep = _drop_fragments(wb)
+        wb, ws = wb[keep], ws[keep]
+    return np.concatenate([sb, wb]), np.concatenate([ss, ws])
 
 
 def _drop_fragments(boxes: np.ndarray, inside: float = 0.6) -> np.ndarray:
