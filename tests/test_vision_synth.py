@@ -134,9 +134,9 @@ def _detector_sizes(rec: Recognizer, frame) -> tuple[list, list[int]]:
     sizes: list[int] = []
     run = rec._run_detector
 
-    def spy(f, size, region=None):
+    def spy(f, size, region=None, **kw):
         sizes.append(size)
-        return run(f, size, region)
+        return run(f, size, region, **kw)
 
     rec._run_detector = spy
     try:
@@ -157,10 +157,10 @@ def test_a_card_seen_without_its_index_is_looked_at_again_larger():
     outside = np.array([[300.0, 40.0, 330.0, 90.0]], np.float32)  # carpet, far from any card
     sizes: list[int] = []
 
-    def detector(f, size, region=None):
+    def detector(f, size, region=None, **kw):
         sizes.append(size)
         if size == rec.COARSE_SIZE:
-            return run(f, size, region)
+            return run(f, size, region, **kw)
         none = np.zeros((0, 4), np.float32)
         if size < 512:  # the fitted pass: the card, no index
             return [none, np.zeros(0, np.float32), card, np.array([0.8], np.float32)]
