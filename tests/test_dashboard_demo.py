@@ -79,7 +79,10 @@ def test_demo_referees_a_rendered_match_live(tmp_path):
             expect(page.locator("#frame")).to_be_visible(timeout=60_000)
             expect(page.locator("#overlay polygon.floor-region")).to_have_count(1)
             expect(page.locator("#overlay g.det").first).to_be_attached(timeout=60_000)
-            assert page.evaluate("document.getElementById('frame').naturalWidth") > 0
+            # a frame is shown (the page swaps in each newer frame: wait for one to load)
+            page.wait_for_function(
+                "document.getElementById('frame').naturalWidth > 0", timeout=30_000
+            )
             for _ in range(100):  # between two hand movements the cards are outlined
                 view = httpx.get(f"http://127.0.0.1:{port}/api/tables/table-1/view").json()
                 if view["cards"]:
