@@ -34,10 +34,16 @@ class Open:
 
     def correction(self, card: str) -> dict:
         """The `referee` event data by which the camera names this card `card`."""
-        payload = {"card": card, "by": "camera"}
-        if self.dealt:
-            payload = {"was": self.code, **payload}
-        return {"action": "correct", "target": self.target, "payload": payload}
+        return camera_correction(self.target, card, self.code if self.dealt else None)
+
+
+def camera_correction(target: int, card: str, was: str | None = None) -> dict:
+    """The data of a `referee` `correct` made by the camera: a turn's card is `card`, or,
+    with `was`, a card of the deal (`target`: its `round_started`)."""
+    payload = {"card": card, "by": "camera"}
+    if was is not None:
+        payload = {"was": was, **payload}
+    return {"action": "correct", "target": target, "payload": payload}
 
 
 def settle_held(

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from controller import events as ev
-from controller.elimination import settle_held
+from controller.elimination import camera_correction, settle_held
 from controller.errors import UserError
 from controller.events import Event
 from controller.table_geometry import TableGeometry
@@ -838,7 +838,7 @@ class Table:
     def _legal_correction(self, target: int, card: str, t: float) -> dict | None:
         """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
         legal (R2); None otherwise."""
-        data = {"action": "correct", "target": target, "payload": {"card": card, "by": "camera"}}
+        data = camera_correction(target, card)
         probe = self.state.copy()
         known = set(probe.errors)
         probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, t, data))
@@ -881,16 +881,12 @@ class Table:
                     break
                 self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
                 self._rename_lying(was, code, snap.confidence_of(code) or 0.0, sure=True)
-                from dataclasses import replace
-
                 return replace(snap, floor=snap.floor - {was})
         return snap
 
     def _claim(self, intent: Any, renames: dict[str, str], conf: float) -> Any:
         """The intent's guessed card takes the code it was plainly read as (`renames` maps
         its guess to that code, and any card renamed for it): no longer a guess."""
-        from dataclasses import replace
-
         card = intent.card
         self._rename_lying(card, renames[card], conf, sure=True)
         changed = _renamed(intent, renames)
@@ -968,7 +964,7 @@ class Table:
 
 def _renamed(intent: Any, renames: dict[str, str]) -> Any:
     """An intent with the cards renamed earlier in the same view renamed in it too."""
-    from dataclasses import fields, is_dataclass, replace
+    from dataclasses import fields, is_dataclass
 
     if not is_dataclass(intent):
         return intent

@@ -578,13 +578,7 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
         return
     tr.card = card
     tr.floor_after = after
-    tr.verdict = v.verdict
-    tr.foul = v.foul
-    tr.takes = tuple(v.takes)
-    tr.basra = bool(v.basra)
-    tr.basra_points = int(v.basra_points)
-    tr.legal = tuple(tuple(x) for x in v.legal)
-    tr.status = PENDING if v.verdict == "foul" else OK
+    _take_verdict(tr, v)
     tr.decided_by = e.id
     # A misread card that stayed on the floor is the corrected card in later floors too,
     # until it leaves the floor (the code seen after that is the real card of that code).
@@ -646,11 +640,16 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
             st.errors.append(f"event {e.id}: correct the deal: {exc}")
             return
     for tr, v in judged:
-        tr.verdict, tr.foul, tr.takes = v.verdict, v.foul, tuple(v.takes)
-        tr.basra, tr.basra_points = bool(v.basra), int(v.basra_points)
-        tr.legal = tuple(tuple(x) for x in v.legal)
-        tr.status = PENDING if v.verdict == "foul" else OK
+        _take_verdict(tr, v)
     st._rebuild()
+
+
+def _take_verdict(tr: TurnRecord, v: Any) -> None:
+    """A turn judged again: the engine's verdict, what it takes and scores (a foul pending)."""
+    tr.verdict, tr.foul, tr.takes = v.verdict, v.foul, tuple(v.takes)
+    tr.basra, tr.basra_points = bool(v.basra), int(v.basra_points)
+    tr.legal = tuple(tuple(x) for x in v.legal)
+    tr.status = PENDING if v.verdict == "foul" else OK
 
 
 def history_before(st: TableState, rnd: RoundLog, tr: TurnRecord) -> tuple:

@@ -14,8 +14,12 @@ from controller.events import Event
 from controller.simulator import simulate
 from controller.table import Table
 from controller.table_state import OK, PENDING, UNREADABLE, replay
-from engine.record import score_record
-from tests.test_controller_new_deal import _marks, _unseen_capture_floors, feed
+from tests.test_controller_new_deal import (
+    _marks,
+    _unseen_capture_floors,
+    assert_true_rounds,
+    feed,
+)
 
 
 def test_a_capture_never_seen_is_named_at_the_rounds_end_by_the_one_card_never_seen_r8_7():
@@ -43,10 +47,7 @@ def test_a_capture_never_seen_is_named_at_the_rounds_end_by_the_one_card_never_s
     ]
     ended = next(e for e in log if e.type == ev.ROUND_ENDED)
     assert named[0].id < ended.id  # named before the round was scored
-    truth = score_record(video.game.record)
-    assert table.result()["rounds"] == truth["rounds"]
-    assert table.result()["fouls"] == [] and table.state.errors == []
-    assert replay(log).to_dict() == table.state.to_dict()
+    assert_true_rounds(table, video, log)
 
 
 def test_the_referees_own_naming_is_left_alone_r7():

@@ -85,8 +85,13 @@ def test_a_capture_the_camera_never_saw_is_held_and_the_round_still_counts_48_pl
     assert held[0].data["floor_after"] == ["5H", "6H", "7H", "QH"]
     # the referee names it: the round is then exactly the true one
     table.referee("correct", held[0].id, {"card": "9C"})
-    truth = score_record(video.game.record)
-    assert table.result()["rounds"] == truth["rounds"]
+    assert_true_rounds(table, video, log)
+
+
+def assert_true_rounds(table: Table, video, log: list) -> None:
+    """The table scored the video's rounds exactly, with no foul left and no fold error, and
+    its log replays to the same state."""
+    assert table.result()["rounds"] == score_record(video.game.record)["rounds"]
     assert table.result()["fouls"] == [] and table.state.errors == []
     assert replay(log).to_dict() == table.state.to_dict()
 

@@ -233,7 +233,6 @@ class Recognizer:
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image of shape (h, w, 3)")
         idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
-        card_boxes_conf = list(zip(card_boxes, card_conf, strict=True))
         keep = _plausible_indices(idx_boxes, card_boxes, self.MAX_INDEX_TO_CARD)
         idx_boxes, idx_conf = idx_boxes[keep], idx_conf[keep]
         hits: list[IndexHit] = []
@@ -245,8 +244,9 @@ class Recognizer:
                 if unsure.any():
                     more = sum(self._classify(_quarter(crops[unsure], k)) for k in (1, 2, 3))
                     probs[unsure] = (probs[unsure] + more) / 4
-            boxes = np.array([b for b, _c in card_boxes_conf], np.float64).reshape(-1, 4)
-            held = _centres_inside(idx_boxes.astype(np.float64), boxes).any(axis=1)
+            held = np.ones(len(idx_boxes), bool)  # weak indices only: is a card around it
+            if (idx_conf < self.index_conf).any():
+                held = _centres_inside(idx_boxes, card_boxes).any(axis=1)
             for b, c, p, inside in zip(idx_boxes, idx_conf, probs, held, strict=True):
                 k = int(np.argmax(p))
                 if c < self.index_conf:
