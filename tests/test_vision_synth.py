@@ -151,6 +151,7 @@ def test_a_card_seen_without_its_index_is_looked_at_again_larger():
     # large (at most its own size, 512 px) and only the indices found inside that card join
     frame = cv2.imread(str(DATA / "real" / "edje_IMG_2388.jpg"))
     rec = Recognizer(still=True)  # a photo, as `recognize` reads it
+    rec.small_look = 1.0  # the look larger alone (the smaller pass: test_vision_cleanup.py)
     run = rec._run_detector
     card = np.array([[68.0, 213.0, 227.0, 411.0]], np.float32)
     inside = np.array([[75.0, 218.0, 100.0, 262.0]], np.float32)  # the king's top-left index
@@ -176,10 +177,12 @@ def test_a_card_seen_without_its_index_is_looked_at_again_larger():
     assert [c.code for c in rec.recognize(frame)] == ["KS"]
 
 
-def test_a_frame_whose_cards_all_show_an_index_is_read_twice_only():
+def test_a_frame_whose_cards_all_show_an_index_is_not_looked_at_larger():
     # the rendered table frame read as a photo: every card the fitted pass finds has an index
-    # in it, so no third detector pass is spent on it; video reads never look again
+    # in it, so no pass larger is spent on it (the coarse, the fitted and the smaller pass of
+    # still reads: 0.7x the fitted size); video reads never look again, nor smaller
     frame = cv2.imread(str(DATA / "rendered_bellot_1.jpg"))
     _cards, sizes = _detector_sizes(Recognizer(still=True), frame)
-    assert len(sizes) == 2
+    assert len(sizes) == 3 and sizes[2] == round(sizes[1] * 0.7 / 32) * 32 < sizes[1]
+    assert len(_detector_sizes(Recognizer(), frame)[1]) == 2
     assert Recognizer().bare_look == 1.0 and Recognizer(still=True).bare_look > 1.0
