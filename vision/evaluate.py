@@ -5,6 +5,7 @@ Card-set precision/recall/F1 per image and per class, the worst classes' confusi
 
 from __future__ import annotations
 
+import re
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -18,6 +19,14 @@ RANK_WORDS = {
     "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K",
 }  # fmt: skip
+SUIT_WORDS = {
+    "spades": "S", "spade": "S", "hearts": "H", "heart": "H", "diamonds": "D", "diamond": "D",
+    "clubs": "C", "club": "C", "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
+    "\u2664": "S", "\u2661": "H", "\u2662": "D", "\u2667": "C",
+}  # fmt: skip
+RANKS = "A23456789TJQK"
+NOT_CARDS = ("joker", "back", "blank")
+_SUIT_SIGNS = "\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667"
 
 
 class DatasetError(ValueError):
@@ -34,15 +43,40 @@ class Sample:
     card_boxes: list[list[float]] = field(default_factory=list)
 
 
+def _rank(token: str) -> str | None:
+    t = token.upper()
+    if t == "10":
+        return "T"
+    if len(t) == 1 and t in RANKS:
+        return t
+    return RANK_WORDS.get(token.lower())
+
+
 def normalise_label(name: str) -> str | None:
-    """'10C' -> 'TC', 'king' -> 'K' (a rank), BACK / jokers -> None."""
-    n = name.strip().upper().replace(" ", "")
-    if n.lower() in RANK_WORDS:
-        return RANK_WORDS[n.lower()]
-    if n.startswith("10"):
-        n = "T" + n[2:]
-    if len(n) == 2 and n[0] in "A23456789TJQK" and n[1] in "SHDC":
-        return n
+    """A dataset's class name as a card code, a rank alone (rank-only sets), or None (a joker,
+    a card back, or anything else). Accepted: '10C', 'Th', 'AS', suit first ('S10', 'HQ'),
+    suit signs ('10\u2665', 'A\u2660'), words ('ace of spades', 'Queen_Hearts', 'two-of-clubs',
+    'hearts 7'), and a rank alone ('king', 'K', '9')."""
+    n = name.strip().lower()
+    if not n or any(w in n for w in NOT_CARDS):
+        return None
+    for sign in _SUIT_SIGNS:  # a suit sign is a word of its own: '10\u2665' -> '10 \u2665'
+        n = n.replace(sign, f" {sign} ")
+    words = [w for w in re.split(r"[\s_\-./]+", n) if w and w != "of"]
+    if len(words) == 1:
+        w = words[0]
+        if _rank(w):
+            return _rank(w)
+        for rank, suit in ((w[:-1], w[-1]), (w[1:], w[0])):  # '10c', 'ah'; 'c10', 'ha'
+            if suit.upper() in "SHDC" and _rank(rank) and len(rank) <= 2:
+                return _rank(rank) + suit.upper()
+        return None
+    if len(words) == 2:
+        for rank, suit in (words, words[::-1]):
+            if _rank(rank) and suit in SUIT_WORDS:
+                return _rank(rank) + SUIT_WORDS[suit]
+            if _rank(rank) and len(suit) == 1 and suit.upper() in "SHDC":
+                return _rank(rank) + suit.upper()
     return None
 
 
@@ -78,11 +112,12 @@ def load_dataset(root: Path | str) -> list[Sample]:
     if not root.is_dir():
         raise DatasetError(f"dataset is not a folder: {root}")
     samples = []
+    unknown: set[str] = set()  # label names that are neither a card nor a known non-card
     stop = root.parent.parent
     for img in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_EXTS):
         xml = img.with_suffix(".xml")
         if xml.exists():
-            samples.append(_voc_sample(img, xml))
+            samples.append(_voc_sample(img, xml, unknown))
             continue
         if img.parent.name != "images" and "images" not in img.parts:
             continue
@@ -103,13 +138,21 @@ def load_dataset(root: Path | str) -> list[Sample]:
                 code = normalise_label(names[cls])
                 if code:
                     codes.add(code)
-        samples.append(Sample(img, codes))
+                else:
+                    unknown.add(names[cls])
+        samples.append(Sample(img, codes, any(len(c) == 1 for c in codes)))
     if not samples:
         raise DatasetError(f"no labelled images (YOLO images/+labels/ or VOC xml) under {root}")
+    unknown = {u for u in unknown if not any(w in u.lower() for w in NOT_CARDS)}
+    if unknown and not any(s.codes for s in samples):
+        names = ", ".join(repr(u) for u in sorted(unknown)[:3])
+        raise DatasetError(
+            f"no label in {root} names a card (e.g. {names}); expected codes like 'TC'"
+        )
     return samples
 
 
-def _voc_sample(img: Path, xml: Path) -> Sample:
+def _voc_sample(img: Path, xml: Path, unknown: set[str]) -> Sample:
     try:
         tree = ET.parse(xml)
     except ET.ParseError as exc:
@@ -118,6 +161,7 @@ def _voc_sample(img: Path, xml: Path) -> Sample:
     for obj in tree.getroot().iter("object"):
         code = normalise_label(obj.findtext("name", ""))
         if code is None:
+            unknown.add(obj.findtext("name", ""))
             continue
         rank_only = rank_only or len(code) == 1
         codes.add(code)
