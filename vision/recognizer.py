@@ -108,7 +108,8 @@ class Recognizer:
     # single photos (`still`): the scale fitted larger, sure disagreeing reads split, bare
     # cards looked at again (video: off), every index read four ways (video: the unsure)
     # and an index the detector scores 0.1-0.25 kept where the classifier reads it 0.7 sure;
-    # a speckled photo median-filtered, the detector run again 0.7x smaller, dim crops stretched
+    # a speckled photo median-filtered, the detector run again 0.7x smaller, dim crops stretched,
+    # and a read with no card box around it kept only from 0.2 sure (a face in a webcam frame)
     STILL = {
         "card_px": 130.0,
         "pair_split_sure": 0.5,
@@ -119,6 +120,7 @@ class Recognizer:
         "despeckle_above": 2e-5,
         "small_look": 0.7,
         "stretch_below": 160.0,
+        "lone_min_confidence": 0.2,
     }
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
 
