@@ -163,6 +163,29 @@ def test_a_single_photo_wants_a_lone_read_surer_than_video_does(rec):
     assert [d.code for d in still.assemble([faint], [card], 640, 480)] == ["KS"]
 
 
+def test_a_suit_pip_beside_a_corner_is_the_cards_own_print(rec):
+    # the held-out design's queen of clubs (bellot) prints a big club beside each corner index;
+    # the detector took one for an index and the classifier read it KC 0.72: a king of clubs
+    # beside the queen, which the table controller judged a trail. A lone read of the card's
+    # suit within 1.5 index lengths of one of its two agreeing corners is that corner's print
+    # (a video frame of benchmarks/table.py's classic 4-player match, round 2)
+    card = ([779.0, 423.0, 861.0, 536.0], 0.84)
+    top = _hit(rec, [777, 429, 789, 458], {"QC": 0.91}, det_conf=0.55)
+    bottom = _hit(rec, [849, 500, 863, 529], {"QC": 0.93}, det_conf=0.45)
+    pip = _hit(rec, [821, 519, 838, 532], {"KC": 0.72, "QC": 0.1}, det_conf=0.28)
+    assert [d.code for d in rec.assemble([top, bottom, pip], [card], 1280, 720)] == ["QC"]
+    # another suit there is another card's corner under this one's box, as before
+    other = _hit(rec, [821, 519, 838, 532], {"KH": 0.72, "QH": 0.1}, det_conf=0.28)
+    out = rec.assemble([top, bottom, other], [card], 1280, 720)
+    assert sorted(d.code for d in out) == ["KH", "QC"]
+    # and so is a club farther from both corners (1.7 index lengths and more)
+    far = _hit(rec, [814, 470, 826, 490], {"KC": 0.72, "QC": 0.1}, det_conf=0.28)
+    assert sorted(d.code for d in rec.assemble([top, bottom, far], [card], 1280, 720)) == [
+        "KC",
+        "QC",
+    ]
+
+
 def test_two_lone_corners_of_one_card_pool_into_one_read(rec):
     # a phone close-up where the detector saw both corner indices but no card box: the two
     # corners lie about 3.5 index lengths apart and both say "an ace", one of clubs, one of

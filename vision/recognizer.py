@@ -372,8 +372,12 @@ class Recognizer:
         groups: list[tuple[list[IndexHit], list[float] | None]] = []
         for j, members in by_card.items():
             # the surest pair is the card itself; the others lie inside its box but are other
-            # cards' corners: they keep that box (it surrounds them) for the one-deck check
-            groups.extend((pair, cards[j][0]) for pair in _pair_up(members, self._same_card))
+            # cards' corners: they keep that box (it surrounds them) for the one-deck check ...
+            pairs = _pair_up(members, self._same_card)
+            # ... except a lone read of the card's own suit right beside one of its corners: the
+            # corner's own print (a big suit pip beside the index, read as another rank)
+            pairs = [pairs[0]] + [p for p in pairs[1:] if not _corner_print(pairs[0], p)]
+            groups.extend((pair, cards[j][0]) for pair in pairs)
         # indices with no card box around them pair up where they can be one card's two
         # opposite corners: as far apart as those are and not naming clearly different cards
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
@@ -643,6 +647,27 @@ class Recognizer:
 
 
 _COURTS = [10, 11, 12]  # J, Q, K among the 13 ranks of `vision.deck.CODES`
+
+
+CORNER_PRINT_REACH = 1.5  # index lengths from a corner's centre within which its print lies
+
+
+def _corner_print(card: list[IndexHit], other: list[IndexHit]) -> bool:
+    """Whether `other`, a lone index read inside the box of a card read from both corners
+    (`card`: two hits naming one code), is that card's own print beside a corner: it names the
+    card's suit and its centre lies within `CORNER_PRINT_REACH` index lengths of a corner's."""
+    if len(card) != 2 or len(other) != 1 or card[0].code != card[1].code:
+        return False
+    (hit,) = other
+    if hit.code[1] != card[0].code[1]:
+        return False
+    hx, hy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
+    for corner in card:
+        side = max(corner.box[2] - corner.box[0], corner.box[3] - corner.box[1])
+        cx, cy = (corner.box[0] + corner.box[2]) / 2, (corner.box[1] + corner.box[3]) / 2
+        if np.hypot(hx - cx, hy - cy) <= CORNER_PRINT_REACH * side:
+            return True
+    return False
 
 
 def _pair_up(hits: list[IndexHit], can_pair) -> list[list[IndexHit]]:
