@@ -174,6 +174,10 @@ def test_a_suit_pip_beside_a_corner_is_the_cards_own_print(rec):
     bottom = _hit(rec, [849, 500, 863, 529], {"QC": 0.93}, det_conf=0.45)
     pip = _hit(rec, [821, 519, 838, 532], {"KC": 0.72, "QC": 0.1}, det_conf=0.28)
     assert [d.code for d in rec.assemble([top, bottom, pip], [card], 1280, 720)] == ["QC"]
+    # the same with the card's box cut short above the club (the table controller's view of
+    # the floor alone: the club read alone, the phantom king judged a trail before)
+    short = ([778.0, 424.0, 858.0, 521.0], 0.8)
+    assert [d.code for d in rec.assemble([top, bottom, pip], [short], 1280, 720)] == ["QC"]
     # another suit there is another card's corner under this one's box, as before
     other = _hit(rec, [821, 519, 838, 532], {"KH": 0.72, "QH": 0.1}, det_conf=0.28)
     out = rec.assemble([top, bottom, other], [card], 1280, 720)

@@ -370,6 +370,7 @@ class Recognizer:
             else:
                 alone.append(hit)
         groups: list[tuple[list[IndexHit], list[float] | None]] = []
+        owners: list[list[IndexHit]] = []  # each card's own corners (its surest pair)
         for j, members in by_card.items():
             # the surest pair is the card itself; the others lie inside its box but are other
             # cards' corners: they keep that box (it surrounds them) for the one-deck check ...
@@ -378,6 +379,9 @@ class Recognizer:
             # corner's own print (a big suit pip beside the index, read as another rank)
             pairs = [pairs[0]] + [p for p in pairs[1:] if not _corner_print(pairs[0], p)]
             groups.extend((pair, cards[j][0]) for pair in pairs)
+            owners.append(pairs[0])
+        # ... and so is one just outside the card's box (a box cut a little short)
+        alone = [h for h in alone if not any(_corner_print(card, [h]) for card in owners)]
         # indices with no card box around them pair up where they can be one card's two
         # opposite corners: as far apart as those are and not naming clearly different cards
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
@@ -653,7 +657,7 @@ CORNER_PRINT_REACH = 1.5  # index lengths from a corner's centre within which it
 
 
 def _corner_print(card: list[IndexHit], other: list[IndexHit]) -> bool:
-    """Whether `other`, a lone index read inside the box of a card read from both corners
+    """Whether `other`, a lone index read in or near the box of a card read from both corners
     (`card`: two hits naming one code), is that card's own print beside a corner: it names the
     card's suit and its centre lies within `CORNER_PRINT_REACH` index lengths of a corner's."""
     if len(card) != 2 or len(other) != 1 or card[0].code != card[1].code:
