@@ -45,9 +45,9 @@ def main() -> None:
                 code = normalise_label(names[int(c)])
                 box = [(x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h]
                 boxes[code].append(box)
-        hits, cards = rec.detect(img)
-        # the frame as the models read it (a speckled photo filtered), for the face reader
-        reported = {d.code for d in rec.assemble(hits, cards, w, h, rec.prepare(img))}
+        frame = rec.prepare(img)  # as the models read it (a speckled photo filtered)
+        hits, cards = rec.detect(frame, prepared=True)
+        reported = {d.code for d in rec.assemble(hits, cards, w, h, frame)}
         for code, own in boxes.items():
             found = [hit for b in own for hit in hits if _iou(hit.box, b) > 0.3]
             if not found:

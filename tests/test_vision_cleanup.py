@@ -96,11 +96,15 @@ def test_a_blurred_webcam_frame_is_read_by_the_smaller_pass(still, monkeypatch):
     assert one_pass.recognize(img) == []
 
 
-def test_video_reads_keep_one_fitted_pass_and_the_frame_as_it_is():
+def test_video_reads_keep_the_frame_and_its_crops_as_they_are(still):
     video = Recognizer()
     assert (video.despeckle_above, video.small_look, video.stretch_below) == (0.0, 1.0, 0.0)
     noisy = _speckle(cv2.imread(str(RENDERED)), 0.005)
     assert video.prepare(noisy) is noisy
+    # a dim crop at the classifiers' size: stretched for a photo, left for video
+    dim = np.full((still.cls_size, still.cls_size, 3), 120, np.uint8)
+    dim[10:38, 20:28] = 70
+    assert still._sized(dim).max() >= 250 and video._sized(dim) is dim
 
 
 def test_two_passes_boxes_join_with_overlaps_kept_once():

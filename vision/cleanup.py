@@ -1,5 +1,5 @@
 """What a photograph's pixels need before the detector and classifiers read them: impulse
-(salt-and-pepper) noise found and filtered out, and dim index crops stretched to full contrast.
+(salt-and-pepper) noise found and filtered out, and dim crops stretched to full contrast.
 """
 
 from __future__ import annotations
@@ -41,9 +41,10 @@ def despeckle(frame_bgr: np.ndarray, above: float) -> np.ndarray:
 
 def stretch_dim(crop_bgr: np.ndarray, below: float, tail: float = 1.0) -> np.ndarray:
     """A crop whose grey levels span less than `below` (1st to 99th percentile) stretched so
-    that span fills 0-255; a crop with contrast enough is returned as it is. A webcam's dim,
-    greenish index is read more surely at full contrast; the classifiers were trained on
-    crops with their ink and paper well apart."""
+    that span fills 0-255 (each colour channel by the grey levels' gain, so a colour cast grows
+    too); a crop with contrast enough is returned as it is. A webcam's dim, greenish index is
+    read more surely at full contrast; the classifiers were trained on crops with their ink
+    and paper well apart."""
     if below <= 0:
         return crop_bgr
     g = cv2.cvtColor(crop_bgr, cv2.COLOR_BGR2GRAY)

@@ -57,7 +57,7 @@ def normalise_label(name: str) -> str | None:
     a card back, or anything else). Accepted: '10C', 'Th', 'AS', suit first ('S10', 'HQ'),
     suit signs ('10\u2665', 'A\u2660'), words ('ace of spades', 'Queen_Hearts', 'two-of-clubs',
     'hearts 7'), and a rank alone ('king', 'K', '9')."""
-    n = name.strip().lower()
+    n = name.replace("\ufe0f", "").strip().lower()  # a suit sign's emoji selector dropped
     if not n or any(w in n for w in NOT_CARDS):
         return None
     for sign in _SUIT_SIGNS:  # a suit sign is a word of its own: '10\u2665' -> '10 \u2665'
@@ -129,6 +129,11 @@ def load_dataset(root: Path | str) -> list[Sample]:
         names = _find_names(label.parent, stop)
         if names is None:
             raise DatasetError(f"no classes.txt or data.yaml names for {label}")
+        numbers = [n for n in names if n.strip().isdigit() and not 2 <= int(n) <= 10]
+        if numbers:  # '0', '1', '11' ...: class numbers, not ranks, so '2' is no two either
+            raise DatasetError(
+                f"the class names for {label} are numbers (e.g. {numbers[0]!r}), not cards"
+            )
         codes = set()
         for line in label.read_text().splitlines():
             if line.strip():
@@ -143,7 +148,10 @@ def load_dataset(root: Path | str) -> list[Sample]:
         samples.append(Sample(img, codes, any(len(c) == 1 for c in codes)))
     if not samples:
         raise DatasetError(f"no labelled images (YOLO images/+labels/ or VOC xml) under {root}")
-    unknown = {u for u in unknown if not any(w in u.lower() for w in NOT_CARDS)}
+    if any(s.rank_only for s in samples):  # a set of ranks alone: every image judged by rank
+        for sample in samples:
+            sample.rank_only = True
+    unknown = {u for u in unknown if u.strip() and not any(w in u.lower() for w in NOT_CARDS)}
     if unknown and not any(s.codes for s in samples):
         names = ", ".join(repr(u) for u in sorted(unknown)[:3])
         raise DatasetError(

@@ -177,8 +177,8 @@ class Recognizer:
         # still reads (0 / 1 / 0: off): a frame with more than `despeckle_above` of its pixels
         # isolated specks is median-filtered first (`vision.cleanup`); the detector also reads
         # the frame `small_look` times the fitted size (a blurred webcam frame's indices are
-        # found surer smaller); an index crop spanning under `stretch_below` grey levels is
-        # stretched to full contrast
+        # found surer smaller); an index (or face) crop spanning under `stretch_below` grey
+        # levels is stretched to full contrast
         self.despeckle_above = float(meta.get("despeckle_above", 0.0))
         self.small_look = float(meta.get("small_look", 1.0))
         self.stretch_below = float(meta.get("stretch_below", 0.0))
@@ -250,10 +250,11 @@ class Recognizer:
         return despeckle(frame_bgr, self.despeckle_above)
 
     def detect(
-        self, frame_bgr: np.ndarray
+        self, frame_bgr: np.ndarray, prepared: bool = False
     ) -> tuple[list[IndexHit], list[tuple[list[float], float]]]:
-        """Raw stage outputs: classified index hits and card boxes (box, confidence)."""
-        return self._detect_prepared(self.prepare(frame_bgr))
+        """Classified index hits and card boxes (box, confidence) of a frame, which is prepared
+        first (`prepare`) unless `prepared`; give `assemble` the prepared frame."""
+        return self._detect_prepared(frame_bgr if prepared else self.prepare(frame_bgr))
 
     def _detect_prepared(
         self, frame_bgr: np.ndarray
@@ -298,8 +299,8 @@ class Recognizer:
 
         Two indices inside the same detected card pool their class probabilities (a card shows
         its index twice); a code read on two separate cards goes to the surer read. With the
-        frame, a card's `quad` is its outline where the card stands out (`vision.outline`),
-        else its box's corners.
+        frame (as `prepare` gave it), a card's `quad` is its outline where the card stands out
+        (`vision.outline`), else its box's corners, and the face reader reads the card.
         """
         groups = self._group(hits, cards)
         faces = self._faces_of(groups, frame)
@@ -474,7 +475,8 @@ class Recognizer:
         return self._sized(square_up(index_crop(frame, box, CROP_PX)))
 
     def _sized(self, crop: np.ndarray) -> np.ndarray:
-        """A square crop at the networks' input size (a dim one stretched: `stretch_below`)."""
+        """A square crop (an index's or a face's) at the networks' input size, a dim one
+        stretched (`stretch_below`)."""
         if crop.shape[0] != self.cls_size:
             crop = cv2.resize(crop, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
         return stretch_dim(crop, self.stretch_below)
@@ -519,12 +521,14 @@ class Recognizer:
         """The boxes of a second pass `small_look` times smaller than the fitted one (never under
         the coarse size) joined to the fitted pass's, overlaps kept once (the surer box). A
         blurred frame's indices (a webcam's) are found surer when read smaller; a sharp frame
-        loses nothing (tuning sets: rendered bellot 0.913 -> 0.912, rendered knoll 0.958 ->
-        0.960, trained-on phone photos 0.927 -> 0.934; models/README.md)."""
+        loses little (tuning sets: rendered bellot 0.913 -> 0.912, rendered knoll 0.958 ->
+        0.960, trained-on phone photos 0.926 -> 0.934; models/README.md)."""
         small = max(self.COARSE_SIZE, round(size * self.small_look / 32) * 32)
         if self.small_look >= 1.0 or small >= size:
             return found
         more = self._run_detector(frame, small, region, weak=True)
+        # (dropping the weak boxes and fragments of the joined set again, as within one pass,
+        # lost more than it saved: tuning sets 0.914 -> 0.904 / 0.958 -> 0.953 / 0.938 -> 0.940)
         idx, idx_conf = _union(found[0], found[1], more[0], more[1])
         cards, card_conf = _union(found[2], found[3], more[2], more[3])
         return [idx, idx_conf, cards, card_conf]
