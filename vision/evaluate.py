@@ -65,8 +65,8 @@ def normalise_label(name: str) -> str | None:
     words = [w for w in re.split(r"[\s_\-./]+", n) if w and w != "of"]
     if len(words) == 1:
         w = words[0]
-        if _rank(w):
-            return _rank(w)
+        if rank := _rank(w):
+            return rank
         for rank, suit in ((w[:-1], w[-1]), (w[1:], w[0])):  # '10c', 'ah'; 'c10', 'ha'
             if suit.upper() in "SHDC" and _rank(rank) and len(rank) <= 2:
                 return _rank(rank) + suit.upper()
@@ -145,10 +145,10 @@ def load_dataset(root: Path | str) -> list[Sample]:
                     codes.add(code)
                 else:
                     unknown.add(names[cls])
-        samples.append(Sample(img, codes, any(len(c) == 1 for c in codes)))
+        samples.append(Sample(img, codes))
     if not samples:
         raise DatasetError(f"no labelled images (YOLO images/+labels/ or VOC xml) under {root}")
-    if any(s.rank_only for s in samples):  # a set of ranks alone: every image judged by rank
+    if any(len(c) == 1 for s in samples for c in s.codes):  # ranks alone: all judged by rank
         for sample in samples:
             sample.rank_only = True
     unknown = {u for u in unknown if u.strip() and not any(w in u.lower() for w in NOT_CARDS)}
@@ -165,18 +165,17 @@ def _voc_sample(img: Path, xml: Path, unknown: set[str]) -> Sample:
         tree = ET.parse(xml)
     except ET.ParseError as exc:
         raise DatasetError(f"{xml}: not valid XML ({exc})") from None
-    codes, boxes, rank_only = set(), [], False
+    codes, boxes = set(), []
     for obj in tree.getroot().iter("object"):
         code = normalise_label(obj.findtext("name", ""))
         if code is None:
             unknown.add(obj.findtext("name", ""))
             continue
-        rank_only = rank_only or len(code) == 1
         codes.add(code)
         bb = obj.find("bndbox")
         if bb is not None:
             boxes.append([float(bb.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax")])
-    return Sample(img, codes, rank_only, boxes)
+    return Sample(img, codes, card_boxes=boxes)
 
 
 def evaluate(recognizer, samples: list[Sample], progress=None) -> dict:

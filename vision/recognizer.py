@@ -615,10 +615,7 @@ class Recognizer:
                 else np.zeros((0, 4), np.float32)
             )
             if len(xyxy):
-                xywh = np.concatenate([xyxy[:, :2], xyxy[:, 2:] - xyxy[:, :2]], axis=1)
-                sel = cv2.dnn.NMSBoxes(xywh.tolist(), s.tolist(), thr, 0.5)
-                sel = np.array(sel).reshape(-1)
-                xyxy, s = xyxy[sel], s[sel]
+                xyxy, s = _nms(xyxy, s, thr)
                 if k == 0:
                     xyxy, s = _strong_first(xyxy, s, self.index_conf)
             xyxy = (xyxy + np.array([ox, oy, ox, oy], np.float32)) * np.array(
@@ -711,15 +708,19 @@ def _centres_inside(points: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     )
 
 
-def _union(a: np.ndarray, a_conf: np.ndarray, b: np.ndarray, b_conf: np.ndarray, iou=0.5):
-    """Two passes' boxes (x1, y1, x2, y2) as one set: of boxes overlapping more than `iou`, the
-    surer is kept."""
-    boxes, conf = np.concatenate([a, b]), np.concatenate([a_conf, b_conf])
+def _nms(boxes: np.ndarray, conf: np.ndarray, score_min: float = 0.0, iou: float = 0.5):
+    """Boxes (x1, y1, x2, y2) scored above `score_min` after non-maximum suppression: of boxes
+    overlapping more than `iou`, the surer is kept."""
     if not len(boxes):
         return boxes, conf
     xywh = np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
-    keep = np.array(cv2.dnn.NMSBoxes(xywh.tolist(), conf.tolist(), 0.0, iou)).reshape(-1)
+    keep = np.array(cv2.dnn.NMSBoxes(xywh.tolist(), conf.tolist(), score_min, iou)).reshape(-1)
     return boxes[keep], conf[keep]
+
+
+def _union(a: np.ndarray, a_conf: np.ndarray, b: np.ndarray, b_conf: np.ndarray):
+    """Two passes' boxes as one set (`_nms`: of two overlapping boxes the surer is kept)."""
+    return _nms(np.concatenate([a, b]), np.concatenate([a_conf, b_conf]))
 
 
 def _plausible_indices(idx: np.ndarray, cards: np.ndarray, most: float) -> np.ndarray:
