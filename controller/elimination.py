@@ -13,8 +13,8 @@ from controller import events as ev
 from controller.events import Event
 from controller.table_state import PENDING, UNREADABLE, TableState, TurnRecord, history_before
 from engine.cards import FULL_DECK
+from engine.match import PLAYS_PER_ROUND
 
-PLAYS_PER_ROUND = 48  # R8.7: 52 cards less the 4 of the floor
 MOST_OPEN = 4  # more cards in question than this at once: too little is known to name them
 MIN_SHARE = 0.08  # a doubtful read's runner-up this likely may be its card
 
@@ -77,30 +77,33 @@ def settle_held(
     if len(set(seen)) != len(seen) or len(missing) != len(held):
         return []
 
-    def frees(read: Reading) -> bool:
-        return any(c in missing and s >= MIN_SHARE for c, s in read)
-
-    def choices(code: str | None, read: Reading) -> frozenset[str]:
-        return frozenset({code} | {c for c, s in read if c in missing and s >= MIN_SHARE})
+    def frees(read: Reading) -> frozenset[str]:
+        """The codes never seen that a read names as likely enough runners-up."""
+        return frozenset(c for c, s in read if c in missing and s >= MIN_SHARE)
 
     items = [
-        Open(rnd.event_id, c, choices(c, dealt[c]), dealt=True)
+        Open(rnd.event_id, c, alts | {c}, dealt=True)
         for c in sorted(rnd.floor)
-        if frees(dealt.get(c, ()))
+        if (alts := frees(dealt.get(c, ())))
     ]
     for tr in live:
         if tr.event_id in ids:
             items.append(Open(tr.event_id, tr.card, frozenset(), held=True))  # any code
-        elif _open(tr) and frees(readings.get(tr.event_id, ())):
-            items.append(Open(tr.event_id, tr.card, choices(tr.card, readings[tr.event_id])))
+        elif _open(tr) and (alts := frees(readings.get(tr.event_id, ()))):
+            items.append(Open(tr.event_id, tr.card, alts | {tr.card}))
     if len(items) > MOST_OPEN:
         return []
     codes = sorted(missing | {it.code for it in items if not it.held and it.code})
+    base = state.copy()  # the log's errors and the round's verdicts as they are
+    base.errors = []
+    base._rebuild()
+    known = set(base.errors)
+    was = {tr.event_id: tr.verdict for tr in rnd.live_turns()}
     fits = [
         cards
         for cards in permutations(codes)
         if all(it.held or c in it.choices for c, it in zip(cards, items, strict=True))
-        and _fits(state, items, cards, t)
+        and _fits(state, items, cards, t, known, was)
     ]
     if len(fits) != 1:
         return []
@@ -116,7 +119,14 @@ def _open(tr: TurnRecord) -> bool:
     return tr.decided_by is None and (tr.status == PENDING or tr.doubtful)
 
 
-def _fits(state: TableState, items: list[Open], cards: tuple[str, ...], t: float) -> bool:
+def _fits(
+    state: TableState,
+    items: list[Open],
+    cards: tuple[str, ...],
+    t: float,
+    known: set[str],
+    was: dict[int, str],
+) -> bool:
     """Whether these cards, all named, make every held play legal and leave every legal play
     of the round legal (a renamed card lying on the floor is renamed in the later floors
     too). They are judged together: naming one before another may hold a code twice for a
@@ -135,13 +145,10 @@ def _fits(state: TableState, items: list[Open], cards: tuple[str, ...], t: float
         )
         if not took:
             return False
-    base = state.copy()
-    base.errors, probe.errors = [], []
-    base._rebuild()
+    probe.errors = []
     probe._rebuild()
-    if set(probe.errors) - set(base.errors):
+    if set(probe.errors) - known:
         return False
-    was = {tr.event_id: tr.verdict for tr in state.current_round.live_turns()}
     return not any(
         was[tr.event_id] != "foul" and _foul_now(probe, tr)
         for tr in probe.current_round.live_turns()

@@ -17,6 +17,8 @@ from controller import events as ev
 from controller.elimination import camera_correction, settle_held
 from controller.errors import UserError
 from controller.events import Event
+from controller.referee_actions import try_decision
+from controller.store import Conflict
 from controller.table_geometry import TableGeometry
 from controller.table_state import PENDING, UNREADABLE, TableState, replay
 from controller.tracker import FloorTracker, TrackerConfig, same_place
@@ -368,15 +370,12 @@ class Table:
         live = rnd.live_turns() if rnd is not None and not rnd.ended else []
         played = [tr for tr in live if tr.card == intent.was]
         if played:
-            data = {
-                "action": "correct",
-                "target": played[-1].event_id,
-                "payload": {"card": intent.card, "by": "camera"},
-            }
-            probe = self.state.copy()
-            errors = len(probe.errors)
-            probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, intent.t, data))
-            if len(probe.errors) == errors:
+            data = camera_correction(played[-1].event_id, intent.card)
+            try:
+                try_decision(self.state, "correct", data["target"], data["payload"], intent.t)
+            except Conflict:
+                pass  # the log cannot take it: the referee is told
+            else:
                 out = [self._emit(ev.REFEREE, data, intent.t)]
                 self._show_display()
                 return out
@@ -839,13 +838,12 @@ class Table:
         """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
         legal (R2); None otherwise."""
         data = camera_correction(target, card)
-        probe = self.state.copy()
-        known = set(probe.errors)
-        probe.apply(Event(probe.last_event_id + 1, self.match_id, ev.REFEREE, t, data))
-        fixed = next(tr for tr in probe.turns() if tr.event_id == target)
-        if set(probe.errors) - known or fixed.verdict in ("foul", UNREADABLE):
+        try:
+            probe = try_decision(self.state, "correct", target, data["payload"], t)
+        except Conflict:
             return None
-        return data
+        fixed = next(tr for tr in probe.turns() if tr.event_id == target)
+        return None if fixed.verdict in ("foul", UNREADABLE) else data
 
     def _reread_lying(self, snap: Snapshot) -> Snapshot:
         """A card new in this view, read plainly (at least TAKE_BACK_SHARE of its read, more
