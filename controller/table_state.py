@@ -569,7 +569,7 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
         return
     old = tr.card
     if old is not None and card != old and old in after and payload.get("floor_after") is None:
-        after = tuple(card if c == old else c for c in after)
+        after = _renamed(after, old, card)
     history = history_before(st, rnd, tr)
     try:
         v = judge(st.rules, tr.floor_before, card, after, history)
@@ -583,12 +583,7 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
     # A misread card that stayed on the floor is the corrected card in later floors too,
     # until it leaves the floor (the code seen after that is the real card of that code).
     if old is not None and old != card and card in after:
-        for nxt in rnd.turns[rnd.turns.index(tr) + 1 :]:
-            if old not in nxt.floor_before:
-                break
-            nxt.floor_before = tuple(card if c == old else c for c in nxt.floor_before)
-            nxt.floor_after = tuple(card if c == old else c for c in nxt.floor_after)
-            nxt.takes = tuple(card if c == old else c for c in nxt.takes)  # and who took it
+        _rename_while_lying(rnd.turns[rnd.turns.index(tr) + 1 :], old, card)
 
 
 def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> None:
@@ -613,19 +608,9 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
             f"{' '.join(rnd.floor)}; {was} cannot become {card}"
         )
         return
-
-    def swap(cards: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(card if c == was else c for c in cards)
-
-    saw = []  # the plays that saw the dealt card, while it lay on the floor
-    for tr in rnd.live_turns():
-        if was not in tr.floor_before:
-            break
-        saw.append((tr, tr.floor_before, tr.floor_after, tr.takes))
     floor = rnd.floor
-    rnd.floor = swap(rnd.floor)
-    for tr, before, after, takes in saw:
-        tr.floor_before, tr.floor_after, tr.takes = swap(before), swap(after), swap(takes)
+    rnd.floor = _renamed(rnd.floor, was, card)
+    saw = _rename_while_lying(rnd.live_turns(), was, card)  # the plays that saw the dealt card
     judged = []
     for tr, *_old in saw:  # judged again with the whole round renamed (Lebanese V3(b))
         if tr.card is None or tr.decided_by is not None or tr.verdict == UNREADABLE:
@@ -642,6 +627,27 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
     for tr, v in judged:
         _take_verdict(tr, v)
     st._rebuild()
+
+
+def _renamed(cards: tuple[str, ...], old: str, new: str) -> tuple[str, ...]:
+    return tuple(new if c == old else c for c in cards)
+
+
+def _rename_while_lying(
+    turns: list[TurnRecord], old: str, new: str
+) -> list[tuple[TurnRecord, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+    """A misread card renamed in the floors (and takes) of `turns`, from the first, for as long
+    as it lies on the floor before them (the code seen after it left is the real card of that
+    code); returns each renamed turn with its floors and takes as they were, to put back."""
+    was = []
+    for tr in turns:
+        if old not in tr.floor_before:
+            break
+        was.append((tr, tr.floor_before, tr.floor_after, tr.takes))
+        tr.floor_before = _renamed(tr.floor_before, old, new)
+        tr.floor_after = _renamed(tr.floor_after, old, new)
+        tr.takes = _renamed(tr.takes, old, new)  # and who took it
+    return was
 
 
 def _take_verdict(tr: TurnRecord, v: Any) -> None:
