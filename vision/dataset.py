@@ -15,6 +15,7 @@ from vision.crops import face_crop, index_crop, square_up
 from vision.deck import CODES, Deck
 from vision.layout import random_layout, table_layout
 from vision.scene import Camera, CardLabel, Light, Occluder, TableBackground, quad_box, render
+from vision.webcam import degrade
 
 DET_NAMES = ("index", "card")
 CARD_MIN_VISIBLE = 0.45
@@ -65,12 +66,15 @@ def write_detection_set(
     progress: Callable[[int], None] | None = None,
     synth_share: float = 0.0,
     synth_designs: int = 24,
+    webcam_share: float = 0.0,
 ) -> dict:
     """Render `count` frames into root/images/split and root/labels/split (YOLO format).
 
     With `crops`, every visible index is also cut out into crops/split/<CODE>/ for the classifier.
     A `synth_share` of the frames use synthetic deck designs (`vision.synthdeck`: the decks'
     faces with indices redrawn in other typefaces), `synth_designs` of them made as needed.
+    A `webcam_share` of them are passed through `vision.webcam.degrade` (a cheap webcam's
+    picture).
     """
     rng = np.random.default_rng(seed)
     (root / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -81,6 +85,8 @@ def write_detection_set(
     for k in range(count):
         deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs)
         img, labels = random_scene(rng, deck, size)
+        if webcam_share and rng.random() < webcam_share:
+            img = degrade(img, rng)
         h, w = img.shape[:2]
         lines = []
         for lab in labels:

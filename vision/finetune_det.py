@@ -1,6 +1,7 @@
 """Fine-tuning phase of the shipped detector: its weights taken back from the ONNX file, trained on.
 
-`python -m vision.finetune_det WORK [--hours 1.2]` reproduces the 2026-12-02 phase (model card).
+`python -m vision.finetune_det WORK [--hours 1.2]` reproduces the 2026-12-02 phase (model card);
+`--webcam-share 0.5 --seed 91` the still-photo detector's (`card_index_det_still.onnx`, 2026-12-03).
 """
 
 from __future__ import annotations
@@ -15,13 +16,19 @@ from vision.deck import HOLDOUT_DECK, TRAIN_DECKS
 from vision.train import MODELS, REPO, offline_env
 
 
-def make_data(root: Path, frames: int, real: Path | None) -> Path:
-    """Rendered detector frames (train decks, 60 % synthetic designs; held-out deck for val),
-    plus the labelled real training photos where `real` exists; returns the data.yaml."""
+def make_data(
+    root: Path, frames: int, real: Path | None, seed: int = 77, webcam_share: float = 0.0
+) -> Path:
+    """Rendered detector frames (train decks, 60 % synthetic designs, `webcam_share` of them
+    seen as a cheap webcam would: `vision.webcam`; held-out deck for val), plus the labelled
+    real training photos where `real` exists; returns the data.yaml."""
     from vision.dataset import DET_NAMES, write_data_yaml, write_detection_set
 
     write_detection_set(root, "val", [HOLDOUT_DECK], 120, (320, 320), 8)
-    write_detection_set(root, "train", list(TRAIN_DECKS), frames, (320, 320), 77, synth_share=0.6)
+    write_detection_set(
+        root, "train", list(TRAIN_DECKS), frames, (320, 320), seed, synth_share=0.6,
+        webcam_share=webcam_share,
+    )  # fmt: skip
     yaml = write_data_yaml(root, DET_NAMES)
     if real is not None and (real / "classes.txt").exists():
         from vision.realdata import join_detection_set
@@ -55,6 +62,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--onnx", type=Path, default=MODELS / "card_index_det.onnx")
     ap.add_argument("--real", type=Path, default=REPO.parent / "shared/data/real/ammememe")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=77, help="the rendered frames' draw")
+    ap.add_argument(
+        "--webcam-share", type=float, default=0.0, help="share of frames seen as a cheap webcam's"
+    )
     a = ap.parse_args(argv)
     a.work.mkdir(parents=True, exist_ok=True)
     offline_env(a.work)
@@ -63,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
 
     torch.set_num_threads(a.threads)
     data = a.work / "det_data"
-    yaml = make_data(data, a.frames, a.real if a.real.exists() else None)
+    yaml = make_data(data, a.frames, a.real if a.real.exists() else None, a.seed, a.webcam_share)
     model = YOLO(str(start_weights(a.work, a.onnx, data)))
     model.train(
         data=str(yaml), imgsz=256, epochs=40, time=a.hours, batch=16, nbs=16, workers=1,
