@@ -1,7 +1,8 @@
 """Fine-tuning phase of the shipped detector: its weights taken back from the ONNX file, trained on.
 
 `python -m vision.finetune_det WORK [--hours 1.2]` reproduces the 2026-12-02 phase (model card);
-`--webcam-share 0.5 --seed 91` the still-photo detector's (`card_index_det_still.onnx`, 2026-12-03).
+`--webcam-share 0.5 --seed 91 --hours 1.0` the still-photo detector tried on 2026-12-03 (not
+shipped: it traded the rendered held-out deck for the webcam frames; model card, History).
 """
 
 from __future__ import annotations

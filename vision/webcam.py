@@ -1,8 +1,9 @@
 """What a cheap webcam does to a picture, drawn at random for training frames: too few pixels,
 soft focus, dim colour-cast light with lifted blacks, sensor and chroma noise, heavy JPEG.
 
-The still-photo detector (`vision.finetune_det --webcam-share`) is trained on rendered tables
-passed through it, because the hand-held webcam frames are where its indices go unseen.
+`vision.finetune_det --webcam-share` trains the detector on rendered tables passed through it
+(the hand-held webcam frames are where indices go unseen; the one run so far is not shipped:
+models/README.md, History).
 """
 
 from __future__ import annotations
