@@ -369,16 +369,14 @@ class Table:
         rnd = self.state.current_round
         live = rnd.live_turns() if rnd is not None and not rnd.ended else []
         played = [tr for tr in live if tr.card == intent.was]
-        if played:
-            data = camera_correction(played[-1].event_id, intent.card)
-            try:
-                try_decision(self.state, "correct", data["target"], data["payload"], intent.t)
-            except Conflict:
-                pass  # the log cannot take it: the referee is told
-            else:
-                out = [self._emit(ev.REFEREE, data, intent.t)]
-                self._show_display()
-                return out
+        # (a correction the log cannot take goes to the referee as a prompt)
+        tried = (
+            self._camera_correction(played[-1].event_id, intent.card, intent.t) if played else None
+        )
+        if tried is not None:
+            out = [self._emit(ev.REFEREE, tried[0], intent.t)]
+            self._show_display()
+            return out
         text = f"the camera re-read {intent.was} as {intent.card}: check the floor"
         data = {"kind": "reread", "text": text, "seat": None, "cards": [intent.was, intent.card]}
         return [self._emit(ev.PROMPT, data, intent.t)]
@@ -834,14 +832,24 @@ class Table:
             return self._claim(intent, renames, snap.confidence_of(card) or plain)
         return intent
 
+    def _camera_correction(
+        self, target: int, card: str, t: float
+    ) -> tuple[dict, TableState] | None:
+        """The camera's `correct` of a turn to `card` and the state it would make, if the log
+        takes it; None otherwise."""
+        data = camera_correction(target, card)
+        try:
+            return data, try_decision(self.state, "correct", target, data["payload"], t)
+        except Conflict:
+            return None
+
     def _legal_correction(self, target: int, card: str, t: float) -> dict | None:
         """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
         legal (R2); None otherwise."""
-        data = camera_correction(target, card)
-        try:
-            probe = try_decision(self.state, "correct", target, data["payload"], t)
-        except Conflict:
+        tried = self._camera_correction(target, card, t)
+        if tried is None:
             return None
+        data, probe = tried
         fixed = next(tr for tr in probe.turns() if tr.event_id == target)
         return None if fixed.verdict in ("foul", UNREADABLE) else data
 

@@ -259,3 +259,10 @@ def test_a_model_folder_naming_a_missing_classifier_is_refused_by_name(tmp_path)
     with pytest.raises(ModelMissingError, match=r"card_index_cls_fonts\.onnx"):
         Recognizer(tmp_path, still=True)
     assert len(Recognizer(tmp_path).classifiers) == 1  # video reads need only `classifier`
+
+
+def test_the_shipped_still_settings_are_the_ones_training_writes():
+    # `basra-table train` writes recognizer.json's "still" section from Recognizer.STILL; the
+    # shipped file was tuned by hand since: a retrained model must read photos as this one does
+    shipped = json.loads((MODELS / "recognizer.json").read_text())["still"]
+    assert {k: shipped.get(k) for k in Recognizer.STILL} == Recognizer.STILL
