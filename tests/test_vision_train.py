@@ -113,10 +113,10 @@ for k in range(3):
     crops += [rec._crop(f, hit.box) for hit in rec.detect(f)[0]]
 crops = np.stack(crops)
 x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255
-sess = ort.InferenceSession(str(repo / "models/card_index_cls.onnx"), providers=["CPUExecutionProvider"])
+sess = ort.InferenceSession(str(repo / "models/card_index_cls_cover.onnx"), providers=["CPUExecutionProvider"])
 ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
 net = IndexNet()
-net.load_state_dict(recover_state(repo / "models/card_index_cls.onnx", x))
+net.load_state_dict(recover_state(repo / "models/card_index_cls_cover.onnx", x))
 net.eval()
 with torch.no_grad():
     p_eval = net(torch.tensor(x)).numpy()

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import face_crop, index_crop, square_up
+from vision.crops import CROP_PX, face_crop, index_crop, square_up
 from vision.deck import CODES, Deck
 from vision.layout import random_layout, table_layout
 from vision.scene import Camera, CardLabel, Light, Occluder, TableBackground, quad_box, render
@@ -142,6 +142,68 @@ def write_crop_set(
                 box = quad_box(q, w, h)
                 if max(box[2] - box[0], box[3] - box[1]) >= min_px:
                     n += _save_crop(root / split / lab.code, img, box, rng, f"c{seed}_{k}")
+        if progress:
+            progress(k + 1)
+    return {"images": count, "crops": n}
+
+
+def detector_crops(rec, img: np.ndarray, named, root: Path, stem: str) -> int:
+    """Cut root/<CODE>/<stem>_<j>.jpg where `rec`'s detector puts an index box in `img` (as
+    `Recognizer.detect` would, before classifying), each named by the one code of `named`
+    ((code, box) pairs in pixels) whose box it overlaps (IoU > 0.3); a box over no labelled
+    index or over two codes' is skipped. Returns how many crops were written."""
+    from vision.recognizer import _iou, _plausible_indices
+
+    frame = rec.prepare(img)
+    idx, _conf, cards, _card_conf = rec._detect_scaled(frame)
+    idx = idx[_plausible_indices(idx, cards, rec.MAX_INDEX_TO_CARD)]
+    n = 0
+    for j, box in enumerate(idx):
+        codes = {code for code, b in named if _iou(box, b) > 0.3}
+        if len(codes) != 1:
+            continue
+        folder = root / codes.pop()
+        folder.mkdir(parents=True, exist_ok=True)
+        crop = square_up(index_crop(frame, box, CROP_PX))
+        cv2.imwrite(str(folder / f"{stem}_{j}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        n += 1
+    return n
+
+
+def write_detector_crop_set(
+    root: Path,
+    split: str,
+    decks: list[str],
+    count: int,
+    size: tuple[int, int],
+    seed: int,
+    models: Path | None = None,
+    synth_share: float = 0.6,
+    webcam_share: float = 0.25,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """Classifier crops (root/split/<CODE>/*.jpg) cut where the shipped detector puts its index
+    boxes on rendered café tables (`Recognizer(still=True)`: every pass, weak boxes included),
+    each named by the labelled index it overlaps (IoU > 0.3 with one code only): the crops the
+    classifier is given at run time, box errors, covered corners and fragments as they come.
+    `synth_share` of the frames use synthetic designs, `webcam_share` are `degrade`d."""
+    from vision.recognizer import Recognizer
+
+    rec = Recognizer(models, still=True)
+    rng = np.random.default_rng(seed)
+    loaded = [Deck.load(d) for d in decks]
+    designs: list[Deck] = []
+    n = 0
+    for k in range(count):
+        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, 48)
+        img, labels = table_scene(rng, deck, size, 0.6)
+        if rng.random() < webcam_share:
+            img = degrade(img, rng)
+        h, w = img.shape[:2]
+        named = [
+            (lab.code, quad_box(q, w, h)) for lab in labels if lab.face_up for q in lab.indices
+        ]
+        n += detector_crops(rec, img, named, root / split, f"d{seed}_{k}")
         if progress:
             progress(k + 1)
     return {"images": count, "crops": n}

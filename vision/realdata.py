@@ -93,3 +93,22 @@ def write_real_crops(src: Path, crops: Path, per_box: int = 4, seed: int = 0) ->
                     cv2.imwrite(str(name), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
                     n += 1
     return n
+
+
+def write_real_detector_crops(src: Path, crops: Path, models: Path | None = None) -> int:
+    """crops/<CODE>/rd_*.jpg: the training photos' indices cut where the shipped detector puts
+    its boxes (`vision.dataset.detector_crops`), as the classifier is given them at run time."""
+    from vision.dataset import detector_crops
+    from vision.recognizer import Recognizer
+
+    rec = Recognizer(models, still=True)
+    n = 0
+    for part, first in TRAIN_PARTS:
+        for path, boxes in _labelled(src, part, first):
+            img = cv2.imread(str(path))
+            if img is None:
+                continue
+            h, w = img.shape[:2]
+            named = [(code, (x1 * w, y1 * h, x2 * w, y2 * h)) for code, (x1, y1, x2, y2) in boxes]
+            n += detector_crops(rec, img, named, crops, f"rd_{part}_{path.stem}")
+    return n

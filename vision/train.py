@@ -45,6 +45,11 @@ class TrainConfig:
     cls_art_per_class: int = 300  # extra crops cut straight from the artwork, per card code
     cls_synth_designs: int = 96  # synthetic deck designs (indices redrawn in other typefaces)
     cls_synth_per_class: int = 900  # crops cut from them, per card code
+    # café-table frames whose crops are cut where the shipped detector (models/) puts its
+    # index boxes: the crops the classifier is given at run time (val: the held-out deck)
+    cls_det_images: int = 2400
+    cls_det_val_images: int = 150
+    cls_det_size: tuple[int, int] = (1280, 720)
     cls_size: int = 48
     cls_epochs: int = 6
     cls_batch: int = 64
@@ -89,6 +94,8 @@ class TrainConfig:
             cls_art_per_class=2,
             cls_synth_designs=2,
             cls_synth_per_class=2,
+            cls_det_images=2,
+            cls_det_val_images=1,
             cls_epochs=1,
             cls_batch=16,
             face_images=6,
@@ -164,6 +171,7 @@ def make_data(cfg: TrainConfig, progress) -> dict:
         crops / "train", list(cfg.train_decks), cfg.cls_synth_designs, cfg.cls_synth_per_class,
         cfg.seed + 5, progress=lambda k, task=task: progress.update(task, completed=k),
     )  # fmt: skip
+    summary.update(_detector_crops(cfg, crops, progress))
     faces = cfg.work / "face_data"
     if faces.exists():
         shutil.rmtree(faces)
@@ -182,15 +190,42 @@ def make_data(cfg: TrainConfig, progress) -> dict:
     write_data_yaml(det, DET_NAMES)
     real = cfg.real_dir
     if real is not None and (real / "classes.txt").exists():
-        from vision.realdata import join_detection_set, write_real_crops
+        from vision.realdata import (
+            join_detection_set,
+            write_real_crops,
+            write_real_detector_crops,
+        )
 
         task = progress.add_task("real photos", total=1)
         summary["det_real"] = join_detection_set(real, det)
         summary["cls_real"] = write_real_crops(real, crops / "train", seed=cfg.seed + 6)
+        if cfg.cls_det_images:
+            summary["cls_real_det"] = write_real_detector_crops(real, crops / "train")
         progress.update(task, completed=1)
     else:
         summary["real"] = f"no labelled real photos at {real}: rendered data only"
     _fill_missing_classes(crops)
+    return summary
+
+
+def _detector_crops(cfg: TrainConfig, crops: Path, progress) -> dict:
+    """Classifier crops cut where the shipped detector (models/) finds indices on rendered
+    café tables (`vision.dataset.write_detector_crop_set`), both splits."""
+    from vision.dataset import write_detector_crop_set
+
+    summary: dict = {}
+    if not cfg.cls_det_images:
+        return summary
+    jobs = [
+        ("cls_det_train", "train", list(cfg.train_decks), cfg.cls_det_images, cfg.seed + 9, 0.6),
+        ("cls_det_val", "val", [cfg.val_deck], cfg.cls_det_val_images, cfg.seed + 10, 0.0),
+    ]
+    for name, split, decks, count, seed, synth in jobs:
+        task = progress.add_task(f"render {name}", total=count)
+        summary[name] = write_detector_crop_set(
+            crops, split, decks, count, cfg.cls_det_size, seed, synth_share=synth,
+            progress=lambda k, task=task: progress.update(task, completed=k),
+        )  # fmt: skip
     return summary
 
 
