@@ -149,16 +149,14 @@ def write_crop_set(
 
 def detector_crops(rec, img: np.ndarray, named, root: Path, stem: str) -> int:
     """Cut root/<CODE>/<stem>_<j>.jpg where `rec`'s detector puts an index box in `img` (as
-    `Recognizer.detect` would, before classifying), each named by the one code of `named`
+    `Recognizer.find` gives them, before any is read), each named by the one code of `named`
     ((code, box) pairs in pixels) whose box it overlaps (IoU > 0.3); a box over no labelled
     index or over two codes' is skipped. Returns how many crops were written."""
-    from vision.recognizer import _iou, _plausible_indices
+    from vision.recognizer import _iou
 
     frame = rec.prepare(img)
-    idx, _conf, cards, _card_conf = rec._detect_scaled(frame)
-    idx = idx[_plausible_indices(idx, cards, rec.MAX_INDEX_TO_CARD)]
     n = 0
-    for j, box in enumerate(idx):
+    for j, box in enumerate(rec.find(frame)[0]):
         codes = {code for code, b in named if _iou(box, b) > 0.3}
         if len(codes) != 1:
             continue

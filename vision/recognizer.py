@@ -256,12 +256,18 @@ class Recognizer:
         first (`prepare`) unless `prepared`; give `assemble` the prepared frame."""
         return self._detect_prepared(frame_bgr if prepared else self.prepare(frame_bgr))
 
+    def find(self, frame_bgr: np.ndarray):
+        """The detector's boxes in a prepared frame, before any is read: index boxes and their
+        scores (weak ones too, where these reads keep them; an "index" too long for the cards
+        seen dropped), card boxes and theirs, as (N, 4) pixel and (N,) arrays."""
+        idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
+        keep = _plausible_indices(idx_boxes, card_boxes, self.MAX_INDEX_TO_CARD)
+        return idx_boxes[keep], idx_conf[keep], card_boxes, card_conf
+
     def _detect_prepared(
         self, frame_bgr: np.ndarray
     ) -> tuple[list[IndexHit], list[tuple[list[float], float]]]:
-        idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
-        keep = _plausible_indices(idx_boxes, card_boxes, self.MAX_INDEX_TO_CARD)
-        idx_boxes, idx_conf = idx_boxes[keep], idx_conf[keep]
+        idx_boxes, idx_conf, card_boxes, card_conf = self.find(frame_bgr)
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
