@@ -228,9 +228,9 @@ def test_a_model_folder_of_the_old_crop_turn_is_refused_by_name(tmp_path):
 
 def test_still_reads_average_the_classifiers_and_video_reads_use_one(rec):
     """Single photos are read by every classifier recognizer.json's still section names, their
-    probabilities averaged (models/README.md: each trained on from the one before with more
-    typefaces, then covered indices); video reads, which the table controller was tuned on,
-    use the first listed alone (`classifier`)."""
+    probabilities averaged (models/README.md: trained on from one another with more typefaces,
+    covered indices, then the detector's own crops); video reads, which the table controller
+    was tuned on, use the first listed alone (`classifier`)."""
     import onnxruntime as ort
 
     video = Recognizer()
