@@ -71,27 +71,38 @@ def join_detection_set(src: Path, root: Path) -> int:
     return n
 
 
-def write_real_crops(src: Path, crops: Path, per_box: int = 4, seed: int = 0) -> int:
-    """crops/<CODE>/r_*.jpg: each labelled index cut `per_box` times with detector-like jitter."""
-    rng = np.random.default_rng(seed)
-    n = 0
+def _training_photos(src: Path):
+    """(part, image path, image, [(code, (x1, y1, x2, y2) in pixels)]) for every readable
+    training photo of `TRAIN_PARTS`."""
     for part, first in TRAIN_PARTS:
         for path, boxes in _labelled(src, part, first):
             img = cv2.imread(str(path))
             if img is None:
                 continue
             h, w = img.shape[:2]
-            for b, (code, (x1, y1, x2, y2)) in enumerate(boxes):
-                bw, bh = (x2 - x1) * w, (y2 - y1) * h
-                folder = crops / code
-                folder.mkdir(parents=True, exist_ok=True)
-                for k in range(per_box):
-                    j = rng.normal(0, 0.06, 4) * np.array([bw, bh, bw, bh])
-                    box = (x1 * w + j[0], y1 * h + j[1], x2 * w + j[2], y2 * h + j[3])
-                    crop = square_up(index_crop(img, box))
-                    name = folder / f"r_{part}_{path.stem}_{b}_{k}.jpg"
-                    cv2.imwrite(str(name), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
-                    n += 1
+            yield (
+                part,
+                path,
+                img,
+                [(code, (x1 * w, y1 * h, x2 * w, y2 * h)) for code, (x1, y1, x2, y2) in boxes],
+            )
+
+
+def write_real_crops(src: Path, crops: Path, per_box: int = 4, seed: int = 0) -> int:
+    """crops/<CODE>/r_*.jpg: each labelled index cut `per_box` times with detector-like jitter."""
+    rng = np.random.default_rng(seed)
+    n = 0
+    for part, path, img, boxes in _training_photos(src):
+        for b, (code, (x1, y1, x2, y2)) in enumerate(boxes):
+            bw, bh = x2 - x1, y2 - y1
+            folder = crops / code
+            folder.mkdir(parents=True, exist_ok=True)
+            for k in range(per_box):
+                j = rng.normal(0, 0.06, 4) * np.array([bw, bh, bw, bh])
+                crop = square_up(index_crop(img, (x1 + j[0], y1 + j[1], x2 + j[2], y2 + j[3])))
+                name = folder / f"r_{part}_{path.stem}_{b}_{k}.jpg"
+                cv2.imwrite(str(name), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                n += 1
     return n
 
 
@@ -103,12 +114,6 @@ def write_real_detector_crops(src: Path, crops: Path, models: Path | None = None
 
     rec = Recognizer(models, still=True)
     n = 0
-    for part, first in TRAIN_PARTS:
-        for path, boxes in _labelled(src, part, first):
-            img = cv2.imread(str(path))
-            if img is None:
-                continue
-            h, w = img.shape[:2]
-            named = [(code, (x1 * w, y1 * h, x2 * w, y2 * h)) for code, (x1, y1, x2, y2) in boxes]
-            n += detector_crops(rec, img, named, crops, f"rd_{part}_{path.stem}")
+    for part, path, img, boxes in _training_photos(src):
+        n += detector_crops(rec, img, boxes, crops, f"rd_{part}_{path.stem}")
     return n

@@ -1,9 +1,10 @@
 """What a cheap webcam does to a picture, drawn at random for training frames: too few pixels,
 soft focus, dim colour-cast light with lifted blacks, sensor and chroma noise, heavy JPEG.
 
-`vision.finetune_det --webcam-share` trains the detector on rendered tables passed through it
-(the hand-held webcam frames are where indices go unseen; the one run so far is not shipped:
-models/README.md, History).
+`vision.dataset.write_detector_crop_set` passes a share of its rendered tables through it (the
+shipped classifier 10 learnt the detector's crops of such frames); `vision.finetune_det
+--webcam-share` trains the detector on them (the one run so far is not shipped: models/README.md,
+History).
 """
 
 from __future__ import annotations
