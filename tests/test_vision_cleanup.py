@@ -93,7 +93,7 @@ def test_a_blurred_webcam_frame_is_read_by_the_smaller_pass(still, monkeypatch):
     assert coarse == Recognizer.COARSE_SIZE and small == round(fitted * 0.7 / 32) * 32
     one_pass = Recognizer(still=True)
     one_pass.small_look = 1.0
-    one_pass.mirror_look = False  # the fitted pass alone (the mirrored one: test_vision_mirror.py)
+    one_pass.mirror_look = one_pass.turn_look = 0.0  # the fitted pass alone (test_vision_views)
     assert one_pass.recognize(img) == []
 
 

@@ -152,7 +152,7 @@ def test_a_card_seen_without_its_index_is_looked_at_again_larger():
     frame = cv2.imread(str(DATA / "real" / "edje_IMG_2388.jpg"))
     rec = Recognizer(still=True)  # a photo, as `recognize` reads it
     rec.small_look = 1.0  # the look larger alone (the smaller pass: test_vision_cleanup.py)
-    rec.mirror_look = False  # (the mirrored pass: test_vision_mirror.py)
+    rec.mirror_look = rec.turn_look = 0.0  # (the other views: test_vision_views.py)
     run = rec._run_detector
     card = np.array([[68.0, 213.0, 227.0, 411.0]], np.float32)
     inside = np.array([[75.0, 218.0, 100.0, 262.0]], np.float32)  # the king's top-left index
@@ -181,10 +181,11 @@ def test_a_card_seen_without_its_index_is_looked_at_again_larger():
 def test_a_frame_whose_cards_all_show_an_index_is_not_looked_at_larger():
     # the rendered table frame read as a photo: every card the fitted pass finds has an index
     # in it, so no pass larger is spent on it (the coarse, the fitted, the smaller pass of
-    # still reads, 0.7x the fitted size, and the mirrored one at that size); video reads never
-    # look again, nor smaller
+    # still reads, 0.7x the fitted size, the mirrored one at that size and the turned one at
+    # the fitted size); video reads never look again, nor smaller
     frame = cv2.imread(str(DATA / "rendered_bellot_1.jpg"))
     _cards, sizes = _detector_sizes(Recognizer(still=True), frame)
-    assert len(sizes) == 4 and sizes[2] == sizes[3] == round(sizes[1] * 0.7 / 32) * 32 < sizes[1]
+    assert len(sizes) == 5 and sizes[2] == sizes[3] == round(sizes[1] * 0.7 / 32) * 32 < sizes[1]
+    assert sizes[4] == sizes[1]
     assert len(_detector_sizes(Recognizer(), frame)[1]) == 2
     assert Recognizer().bare_look == 1.0 and Recognizer(still=True).bare_look > 1.0

@@ -110,7 +110,7 @@ class Recognizer:
     # and an index the detector scores 0.1-0.25 kept where the classifier reads it 0.7 sure;
     # a speckled photo median-filtered, the detector run again 0.7x smaller, dim crops stretched,
     # a read with no card box around it kept only from 0.2 sure (a face in a webcam frame), and
-    # the mirrored frame read at that smaller size too
+    # the frame read mirrored (0.7x the fitted size) and turned half round (at the fitted size)
     STILL = {
         "card_px": 130.0,
         "pair_split_sure": 0.5,
@@ -122,9 +122,10 @@ class Recognizer:
         "small_look": 0.7,
         "stretch_below": 160.0,
         "lone_min_confidence": 0.2,
-        "mirror_look": 1.0,
+        "mirror_look": 0.7,
+        "turn_look": 1.0,
     }
-    MIRROR_NEW_IOU = 0.3  # a mirrored pass's index box overlapping a found one less is new
+    OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
 
     def __init__(
@@ -184,9 +185,10 @@ class Recognizer:
         # levels is stretched to full contrast
         self.despeckle_above = float(meta.get("despeckle_above", 0.0))
         self.small_look = float(meta.get("small_look", 1.0))
-        # still reads: the frame mirrored left to right is read at that smaller size as well
-        # and its boxes joined (0: off)
-        self.mirror_look = bool(meta.get("mirror_look", 0.0))
+        # still reads: the frame is also read mirrored left to right and turned half round, at
+        # these times the fitted size, and the indices found only there join (0: off)
+        self.mirror_look = float(meta.get("mirror_look", 0.0))
+        self.turn_look = float(meta.get("turn_look", 0.0))
         self.stretch_below = float(meta.get("stretch_below", 0.0))
         self.min_confidence = float(
             min_confidence if min_confidence is not None else meta.get("min_confidence", 0.3)
@@ -527,7 +529,7 @@ class Recognizer:
         region = self._region(frame, coarse) if self.roi else None
         found = coarse if reuse else self._run_detector(frame, size, region, weak=True)
         found = self._small_look(frame, found, size, region)
-        found = self._mirror_look(frame, found, size, region)
+        found = self._other_views(frame, found, size, region)
         return self._bare_look(frame, found, size, region)
 
     def _small_look(self, frame: np.ndarray, found, size: int, region):
@@ -546,30 +548,40 @@ class Recognizer:
         cards, card_conf = _union(found[2], found[3], more[2], more[3])
         return [idx, idx_conf, cards, card_conf]
 
-    def _mirror_look(self, frame: np.ndarray, found, size: int, region):
-        """The boxes of a pass over the frame mirrored left to right, at the smaller pass's size,
-        mirrored back: its index boxes join those found only where none of those overlaps them
-        (IoU under `MIRROR_NEW_IOU`), its card boxes as one set with theirs. The detector's grid
-        falls differently on the mirrored indices, so it finds some it missed (tuning sets, recall:
-        rendered bellot 0.874 -> 0.885, hand-held 0.778 -> 0.800; models/README.md); an index
-        box it merely puts elsewhere on one already found is left out (joined by plain NMS,
-        those doubled boxes were read as extra cards: phone photos' precision 0.945 -> 0.925)."""
-        if not self.mirror_look:
-            return found
-        w = frame.shape[1]
-        small = max(self.COARSE_SIZE, round(size * min(self.small_look, 1.0) / 32) * 32)
-        if region is not None:
-            region = (w - region[2], region[1], w - region[0], region[3])
-        more = self._run_detector(np.ascontiguousarray(frame[:, ::-1]), small, region, weak=True)
-        for k in (0, 2):
-            more[k][:, [0, 2]] = w - more[k][:, [2, 0]]
-        new = np.array(
-            [all(_iou(m, f) < self.MIRROR_NEW_IOU for f in found[0]) for m in more[0]], bool
-        )
-        idx = np.concatenate([found[0], more[0][new]])
-        idx_conf = np.concatenate([found[1], more[1][new]])
-        cards, card_conf = _union(found[2], found[3], more[2], more[3])
-        return [idx, idx_conf, cards, card_conf]
+    def _other_views(self, frame: np.ndarray, found, size: int, region):
+        """The boxes of passes over the frame seen otherwise, mirrored left to right at
+        `mirror_look` times the fitted size and turned half round at `turn_look` times it (0:
+        not read), each box brought back into the frame: their index boxes join the found ones
+        only where none of those overlaps them by IoU `OTHER_VIEW_NEW_IOU` or more, their card
+        boxes join by NMS. The detector's grid and learnt shapes fall differently on an index
+        seen otherwise, so it finds some it missed (a card seen with no index is the largest
+        loss on every set); a box it merely puts elsewhere on a found index is left out (joined
+        by plain NMS, such doubled boxes were read as extra cards; models/README.md)."""
+        h, w = frame.shape[:2]
+        for turned, factor in ((False, self.mirror_look), (True, self.turn_look)):
+            if not factor:
+                continue
+            seen = frame[::-1, ::-1] if turned else frame[:, ::-1]
+            at = max(self.COARSE_SIZE, round(size * factor / 32) * 32)
+            where = region
+            if region is not None:
+                x1, y1, x2, y2 = region
+                where = (w - x2, h - y2, w - x1, h - y1) if turned else (w - x2, y1, w - x1, y2)
+            more = self._run_detector(np.ascontiguousarray(seen), at, where, weak=True)
+            for k in (0, 2):
+                more[k][:, [0, 2]] = w - more[k][:, [2, 0]]
+                if turned:
+                    more[k][:, [1, 3]] = h - more[k][:, [3, 1]]
+            new = np.array(
+                [all(_iou(m, f) < self.OTHER_VIEW_NEW_IOU for f in found[0]) for m in more[0]],
+                bool,
+            )
+            found = [
+                np.concatenate([found[0], more[0][new]]),
+                np.concatenate([found[1], more[1][new]]),
+                *_union(found[2], found[3], more[2], more[3]),
+            ]
+        return found
 
     def _bare_look(self, frame: np.ndarray, found, size: int, region):
         """Where a card was found with no index inside it and the frame was read smaller than
