@@ -47,7 +47,7 @@ def test_a_card_only_the_other_views_find_is_read(still, monkeypatch):
 
     monkeypatch.setattr(Recognizer, "_run_detector", spy)
     assert [d.code for d in still.recognize(img)] == ["KS"]
-    read = seen[0][0]  # the frame as the models read it (this one median-filtered first)
+    read = seen[0][0]  # the frame as the models read it (a speckled one is median-filtered)
     fitted = seen[1][1]
     mirrored = [size for frame, size in seen if np.array_equal(frame, read[:, ::-1])]
     turned = [size for frame, size in seen if np.array_equal(frame, read[::-1, ::-1])]
@@ -56,6 +56,9 @@ def test_a_card_only_the_other_views_find_is_read(still, monkeypatch):
     plain = Recognizer(still=True)
     plain.mirror_look = plain.turn_look = 0.0
     assert plain.recognize(img) == []
+    for mirror, turn in ((0.7, 0.0), (0.0, 1.0)):  # either view alone finds it
+        plain.mirror_look, plain.turn_look = mirror, turn
+        assert [d.code for d in plain.recognize(img)] == ["KS"]
 
 
 @pytest.mark.parametrize("turned", [False, True], ids=["mirrored", "turned"])
