@@ -143,6 +143,26 @@ def test_eval_reports_card_set_metrics(tmp_path, capsys, rec):
     assert report["fps"] > 0 and "per_class" in report and "worst_classes" in report
 
 
+def test_eval_video_reads_as_the_table_controller(tmp_path, capsys):
+    # `--video`: each image read as the controller reads a frame (`Recognizer()`), so the
+    # speed target's reads can be scored too; the report says which reads it holds
+    root = _yolo_dataset(tmp_path)
+    video = Recognizer()
+    tp = fp = fn = 0
+    for name, truth in TRUTH.items():
+        read = {d.code for d in video.recognize(cv2.imread(str(DATA / name)))}
+        tp, fp, fn = (
+            tp + len(read & set(truth)),
+            fp + len(read - set(truth)),
+            fn + len(set(truth) - read),
+        )
+    assert run(["eval", str(root), "--json", "--video"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["reads"] == "video" and (report["tp"], report["fp"], report["fn"]) == (tp, fp, fn)
+    assert run(["eval", str(root)]) == 0
+    assert "still reads" in capsys.readouterr().out
+
+
 def test_eval_reads_pascal_voc_rank_only_labels(tmp_path, capsys):
     # a VOC file naming the rank only (like the edje set): the card counts if its rank is right
     src = DATA / "rendered_bellot_0.jpg"
