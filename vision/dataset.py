@@ -116,6 +116,78 @@ def write_detection_set(
     return {"images": count, "indices": n_idx, "cards": n_card, "crops": n_crop}
 
 
+def write_table_tiles(
+    root: Path,
+    split: str,
+    decks: list[str],
+    count: int,
+    seed: int,
+    tile: int = 320,
+    card_px: float = 162.0,
+    synth_share: float = 0.6,
+    synth_designs: int = 24,
+    keep: float = 0.6,
+) -> dict:
+    """Detector frames cut from rendered 1280x720 café tables (`table_scene`: a floor with
+    overlaps, capture piles, a hand in 60 %), scaled so a card's long side is `card_px` (the
+    still reads' fitted scale once ultralytics brings a `tile` to its 256 px) and cut into
+    `tile` squares about the cards; an index or card box is labelled where at least `keep` of
+    it lies in the tile. `count` tiles, two per table, named t{seed}_{k}."""
+    rng = np.random.default_rng(seed)
+    (root / "images" / split).mkdir(parents=True, exist_ok=True)
+    (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+    loaded = [Deck.load(d) for d in decks]
+    designs: list[Deck] = []
+    n_idx = n_card = k = 0
+    while k < count:
+        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs)
+        img, labels = table_scene(rng, deck, (1280, 720))
+        sides = [  # each card's long side: its outline's longer edge
+            float(np.linalg.norm(np.diff(np.asarray(lab.quad)[:3], axis=0), axis=1).max())
+            for lab in labels
+        ]
+        if not sides:
+            continue
+        f = card_px / float(np.median(sides)) * rng.uniform(0.85, 1.15)
+        img = cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        h, w = img.shape[:2]
+        boxes = [
+            (0, np.asarray(q, float) * f) for lab in labels if lab.face_up for q in lab.indices
+        ]
+        boxes += [(1, np.asarray(lab.quad, float) * f) for lab in labels
+                  if lab.face_up and lab.visible >= CARD_MIN_VISIBLE]  # fmt: skip
+        centres = [q.mean(axis=0) for c, q in boxes if c == 1] or [np.array([w / 2, h / 2])]
+        for _ in range(2):
+            cx, cy = centres[int(rng.integers(len(centres)))] + rng.uniform(-0.3, 0.3, 2) * tile
+            x0 = int(np.clip(cx - tile / 2, 0, max(0, w - tile)))
+            y0 = int(np.clip(cy - tile / 2, 0, max(0, h - tile)))
+            cut = np.full((tile, tile, 3), 114, np.uint8)
+            part = img[y0 : y0 + tile, x0 : x0 + tile]
+            cut[: part.shape[0], : part.shape[1]] = part
+            lines = []
+            for cls, q in boxes:
+                x1, y1 = q.min(axis=0) - (x0, y0)
+                x2, y2 = q.max(axis=0) - (x0, y0)
+                area = max((x2 - x1) * (y2 - y1), 1e-6)
+                cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, tile), min(y2, tile)
+                if cx2 - cx1 < 2 or cy2 - cy1 < 2 or (cx2 - cx1) * (cy2 - cy1) < keep * area:
+                    continue
+                lines.append(yolo_line(cls, (cx1, cy1, cx2, cy2), tile, tile))
+                n_idx += cls == 0
+                n_card += cls == 1
+            name = f"t{seed}_{k:05d}"
+            cv2.imwrite(
+                str(root / "images" / split / f"{name}.jpg"), cut, [cv2.IMWRITE_JPEG_QUALITY, 92]
+            )
+            (root / "labels" / split / f"{name}.txt").write_text(
+                "\n".join(lines) + "\n" if lines else ""
+            )
+            k += 1
+            if k >= count:
+                break
+    return {"images": count, "indices": n_idx, "cards": n_card}
+
+
 def write_crop_set(
     root: Path,
     split: str,

@@ -2,7 +2,9 @@
 
 `python -m vision.finetune_det WORK [--hours 1.2]` reproduces the 2026-12-02 phase (model card);
 `--webcam-share 0.5 --seed 91 --hours 1.0` the still-photo detector tried on 2026-12-03 (not
-shipped: it traded the rendered held-out deck for the webcam frames; model card, History).
+shipped: it traded the rendered held-out deck for the webcam frames; model card, History);
+`--frames 1200 --table-tiles 1600 --threads 2 --seed 131 --lr0 3e-4 --hours 0.95` the café-table
+fine-tune tried on 2026-12-04 (not shipped either: its boxes read worse; model card, History).
 """
 
 from __future__ import annotations
@@ -18,18 +20,28 @@ from vision.train import MODELS, REPO, offline_env
 
 
 def make_data(
-    root: Path, frames: int, real: Path | None, seed: int = 77, webcam_share: float = 0.0
+    root: Path,
+    frames: int,
+    real: Path | None,
+    seed: int = 77,
+    webcam_share: float = 0.0,
+    table_tiles: int = 0,
 ) -> Path:
     """Rendered detector frames (train decks, 60 % synthetic designs, `webcam_share` of them
-    seen as a cheap webcam would: `vision.webcam`; held-out deck for val), plus the labelled
-    real training photos where `real` exists; returns the data.yaml."""
-    from vision.dataset import DET_NAMES, write_data_yaml, write_detection_set
+    seen as a cheap webcam would: `vision.webcam`; held-out deck for val), `table_tiles` more
+    cut from rendered café tables at the still reads' scale (`write_table_tiles`; as many of
+    the held-out deck join val), plus the labelled real training photos where `real` exists;
+    returns the data.yaml."""
+    from vision.dataset import DET_NAMES, write_data_yaml, write_detection_set, write_table_tiles
 
     write_detection_set(root, "val", [HOLDOUT_DECK], 120, (320, 320), 8)
     write_detection_set(
         root, "train", list(TRAIN_DECKS), frames, (320, 320), seed, synth_share=0.6,
         webcam_share=webcam_share,
     )  # fmt: skip
+    if table_tiles:
+        write_table_tiles(root, "val", [HOLDOUT_DECK], 120, 9, synth_share=0.0)
+        write_table_tiles(root, "train", list(TRAIN_DECKS), table_tiles, seed + 1000)
     yaml = write_data_yaml(root, DET_NAMES)
     if real is not None and (real / "classes.txt").exists():
         from vision.realdata import join_detection_set
@@ -67,6 +79,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--webcam-share", type=float, default=0.0, help="share of frames seen as a cheap webcam's"
     )
+    ap.add_argument(
+        "--table-tiles", type=int, default=0, help="frames cut from rendered café tables"
+    )
+    ap.add_argument("--lr0", type=float, default=4e-4)
     a = ap.parse_args(argv)
     a.work.mkdir(parents=True, exist_ok=True)
     offline_env(a.work)
@@ -75,14 +91,15 @@ def main(argv: list[str] | None = None) -> None:
 
     torch.set_num_threads(a.threads)
     data = a.work / "det_data"
-    yaml = make_data(data, a.frames, a.real if a.real.exists() else None, a.seed, a.webcam_share)
+    real = a.real if a.real.exists() else None
+    yaml = make_data(data, a.frames, real, a.seed, a.webcam_share, a.table_tiles)
     model = YOLO(str(start_weights(a.work, a.onnx, data)))
     model.train(
         data=str(yaml), imgsz=256, epochs=40, time=a.hours, batch=16, nbs=16, workers=1,
         device="cpu", amp=False, pretrained=True, project=str(a.work), name="det",
         exist_ok=True, plots=False, seed=5, deterministic=False, degrees=0.0, fliplr=0.5,
         flipud=0.5, mosaic=1.0, close_mosaic=3, scale=0.5, hsv_h=0.03, hsv_s=0.6, hsv_v=0.4,
-        warmup_epochs=0.1, warmup_bias_lr=0.0, optimizer="AdamW", lr0=4e-4, lrf=0.1,
+        warmup_epochs=0.1, warmup_bias_lr=0.0, optimizer="AdamW", lr0=a.lr0, lrf=0.1, save_period=1,
     )  # fmt: skip
     print(a.work / "det" / "weights" / "best.pt")
 

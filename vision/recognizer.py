@@ -127,6 +127,8 @@ class Recognizer:
     }
     OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
+    RESCALE_ABOVE = 1.5  # the fitted pass's cards call for a size this much larger: read again
+    RESCALE_MIN_CARDS = 4  # ... where it saw at least this many cards (merged rows of them)
 
     def __init__(
         self,
@@ -499,7 +501,7 @@ class Recognizer:
         """The detector input size (long side) that suits the cards in this frame."""
         if self.det_size:
             return self.det_size
-        return self._pick_size(frame, self._run_detector(frame, self.COARSE_SIZE))[0]
+        return self._pick_size(frame, *self._first_look(frame))[0]
 
     def _card_length(self, coarse) -> float | None:
         """A card's long side in frame pixels, from what the coarse pass saw: the cards' median,
@@ -512,22 +514,65 @@ class Recognizer:
             return self.INDEX_TO_CARD * float(np.median(sides))
         return None
 
-    def _pick_size(self, frame: np.ndarray, coarse) -> tuple[int, bool]:
+    def _pick_size(self, frame: np.ndarray, coarse, seen: int | None = None) -> tuple[int, bool]:
+        """The fitted pass's size from what a pass at `seen` px (the coarse size) found, and
+        whether that pass's boxes serve as the fitted pass's (its size is close enough)."""
+        seen = seen or self.COARSE_SIZE
         long_side = max(frame.shape[:2])
         card = self._card_length(coarse)
         if card is None:
             return min(self.FALLBACK_SIZE, max(self.COARSE_SIZE, long_side)), False
         size = long_side * self.card_px / max(card, 1.0)
         size = int(np.clip(round(size / 32) * 32, self.COARSE_SIZE, self.MAX_SIZE))
-        return size, size <= self.COARSE_SIZE * 1.15
+        return size, abs(size - seen) <= 0.15 * seen
+
+    def _first_look(self, frame: np.ndarray):
+        """The pass the frame's scale is judged from, and its size: the coarse pass, unless it
+        saw only "cards" so large that the frame would be read at the coarse size itself and
+        yet no index shows in any of them. Cards laid side by side in rows (a whole deck laid
+        out to check it) merge into a few such boxes when the frame is read that small, and a
+        pass at that size sees no index at all; so a pass at `FALLBACK_SIZE` looks, and
+        judges the scale instead where it sees the cards much smaller (`_rescale`). A
+        close-up's lone card is as large as it looked and is judged as before."""
+        coarse = self._run_detector(frame, self.COARSE_SIZE)
+        idx, cards = coarse[0], coarse[2]
+        if not len(cards) or _centres_inside(idx, cards).any():
+            return coarse, self.COARSE_SIZE
+        size = self._pick_size(frame, coarse)[0]
+        wide = min(self.FALLBACK_SIZE, (max(frame.shape[:2]) + 31) // 32 * 32)
+        if size > self.COARSE_SIZE * 1.15 or wide <= self.COARSE_SIZE:
+            return coarse, self.COARSE_SIZE  # cards of a size whose indices are read fitted
+        again = self._run_detector(frame, wide)
+        if len(again[2]) > len(cards) and self._rescale(frame, again, wide, size):
+            return again, wide  # it sees the cards much smaller: they had merged
+        return coarse, self.COARSE_SIZE  # a close-up: its card is as large as it looked
+
+    def _rescale(self, frame: np.ndarray, found, seen: int, size: int) -> int | None:
+        """The larger size a pass at `seen` px calls for, where it saw at least
+        `RESCALE_MIN_CARDS` cards much smaller than `size` took them for (`RESCALE_ABOVE`):
+        many cards side by side that had merged into a few boxes. None otherwise (a close-up's
+        lone card, a webcam frame's stray boxes: photo sets unchanged, models/README.md)."""
+        if len(found[2]) < self.RESCALE_MIN_CARDS:
+            return None
+        again = self._pick_size(frame, found, seen)[0]
+        return again if again > size * self.RESCALE_ABOVE else None
 
     def _detect_scaled(self, frame: np.ndarray):
         if self.det_size:
             return self._run_detector(frame, self.det_size)
-        coarse = self._run_detector(frame, self.COARSE_SIZE)
-        size, reuse = self._pick_size(frame, coarse)
+        coarse, seen = self._first_look(frame)
+        size, reuse = self._pick_size(frame, coarse, seen)
         region = self._region(frame, coarse) if self.roi else None
         found = coarse if reuse else self._run_detector(frame, size, region, weak=True)
+        # the scale judged again from the fitted pass: where it sees more cards, and much
+        # smaller, than the first look took for cards (cards side by side that merged into a
+        # few boxes there), the frame is read again at the size that suits them; never where
+        # the first look saw no card (its size is a guess, and specks read as small "cards")
+        again = len(coarse[2]) and len(found[2]) > len(coarse[2])
+        again = again and self._rescale(frame, found, size, size)
+        if again:
+            size, region = again, self._region(frame, found) if self.roi else None
+            found = self._run_detector(frame, size, region, weak=True)
         found = self._small_look(frame, found, size, region)
         found = self._other_views(frame, found, size, region)
         return self._bare_look(frame, found, size, region)
