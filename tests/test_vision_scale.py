@@ -49,14 +49,20 @@ def test_a_deck_laid_out_is_read_at_its_cards_scale(kind, rows) -> None:
     assert _named_right(dets, labels) >= 30, len(dets)
 
 
-def test_the_scale_follows_the_cards_not_the_merged_boxes() -> None:
+def test_the_scale_follows_the_cards_not_the_merged_boxes(monkeypatch) -> None:
     """Read at a detector size that makes a 200 px card about `card_px` long (1920 x 100 /
     200 = 960 for video reads), not the few hundred px the merged boxes call for."""
+    sizes: list[int] = []
+    real = Recognizer._run_detector
+
+    def spy(self, frame, det_size, region=None, weak=False):
+        sizes.append(det_size)
+        return real(self, frame, det_size, region, weak)
+
+    monkeypatch.setattr(Recognizer, "_run_detector", spy)
     rec = Recognizer()
     for kind, rows in (("laminate", True), ("cloth", False)):
-        frame = rec.prepare(_laid_out(kind, rows)[0])
-        found, seen = rec._first_look(frame)
-        size, _reuse = rec._pick_size(frame, found, seen)
-        fitted = rec._run_detector(frame, size, None, weak=True)
-        size = rec._rescale(frame, fitted, size, size) or size
-        assert 700 <= size <= 1280, (kind, size)
+        sizes.clear()
+        rec.recognize(_laid_out(kind, rows)[0])
+        assert sizes[0] == Recognizer.COARSE_SIZE
+        assert 700 <= sizes[-1] <= 1280, (kind, sizes)  # the pass the cards are read from

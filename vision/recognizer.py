@@ -542,9 +542,9 @@ class Recognizer:
         wide = min(self.FALLBACK_SIZE, (max(frame.shape[:2]) + 31) // 32 * 32)
         if size > self.COARSE_SIZE * 1.15 or wide <= self.COARSE_SIZE:
             return coarse, self.COARSE_SIZE  # cards of a size whose indices are read fitted
-        again = self._run_detector(frame, wide)
-        if len(again[2]) > len(cards) and self._rescale(frame, again, wide, size):
-            return again, wide  # it sees the cards much smaller: they had merged
+        wider = self._run_detector(frame, wide)
+        if len(wider[2]) > len(cards) and self._rescale(frame, wider, wide, size):
+            return wider, wide  # it sees more cards, and much smaller: they had merged
         return coarse, self.COARSE_SIZE  # a close-up: its card is as large as it looked
 
     def _rescale(self, frame: np.ndarray, found, seen: int, size: int) -> int | None:
@@ -568,8 +568,9 @@ class Recognizer:
         # smaller, than the first look took for cards (cards side by side that merged into a
         # few boxes there), the frame is read again at the size that suits them; never where
         # the first look saw no card (its size is a guess, and specks read as small "cards")
-        again = len(coarse[2]) and len(found[2]) > len(coarse[2])
-        again = again and self._rescale(frame, found, size, size)
+        again = None
+        if 0 < len(coarse[2]) < len(found[2]):
+            again = self._rescale(frame, found, size, size)
         if again:
             size, region = again, self._region(frame, found) if self.roi else None
             found = self._run_detector(frame, size, region, weak=True)
