@@ -127,7 +127,7 @@ class Recognizer:
     }
     OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
-    RESCALE_ABOVE = 1.5  # the fitted pass's cards call for a size this much larger: read again
+    RESCALE_ABOVE = 1.5  # the fitted pass's cards call for a size this much larger or more
     RESCALE_MIN_CARDS = 4  # ... where it saw at least this many cards (merged rows of them)
 
     def __init__(
@@ -547,15 +547,17 @@ class Recognizer:
             return wider, wide  # it sees more cards, and much smaller: they had merged
         return coarse, self.COARSE_SIZE  # a close-up: its card is as large as it looked
 
-    def _rescale(self, frame: np.ndarray, found, seen: int, size: int) -> int | None:
-        """The larger size a pass at `seen` px calls for, where it saw at least
-        `RESCALE_MIN_CARDS` cards much smaller than `size` took them for (`RESCALE_ABOVE`):
+    def _rescale(
+        self, frame: np.ndarray, found, seen: int, size: int, least: int | None = None
+    ) -> int | None:
+        """The larger size a pass at `seen` px calls for, where it saw at least `least`
+        (`RESCALE_MIN_CARDS`) cards much smaller than `size` took them for (`RESCALE_ABOVE`):
         many cards side by side that had merged into a few boxes. None otherwise (a close-up's
         lone card, a webcam frame's stray boxes: photo sets unchanged, models/README.md)."""
-        if len(found[2]) < self.RESCALE_MIN_CARDS:
+        if len(found[2]) < (least or self.RESCALE_MIN_CARDS):
             return None
         again = self._pick_size(frame, found, seen)[0]
-        return again if again > size * self.RESCALE_ABOVE else None
+        return again if again >= size * self.RESCALE_ABOVE else None
 
     def _detect_scaled(self, frame: np.ndarray):
         if self.det_size:
@@ -566,11 +568,14 @@ class Recognizer:
         found = coarse if reuse else self._run_detector(frame, size, region, weak=True)
         # the scale judged again from the fitted pass: where it sees more cards, and much
         # smaller, than the first look took for cards (cards side by side that merged into a
-        # few boxes there), the frame is read again at the size that suits them; never where
-        # the first look saw no card (its size is a guess, and specks read as small "cards")
+        # few boxes there), the frame is read again at the size that suits them. Where the
+        # first look saw no card at all (a patterned cloth hides them when read that small)
+        # the size was a guess: twice as many cards must agree (specks read as a few small
+        # "cards" in an unfiltered speckled photo)
         again = None
-        if 0 < len(coarse[2]) < len(found[2]):
-            again = self._rescale(frame, found, size, size)
+        if len(found[2]) > len(coarse[2]):
+            most = 1 if len(coarse[2]) else 2
+            again = self._rescale(frame, found, size, size, most * self.RESCALE_MIN_CARDS)
         if again:
             size, region = again, self._region(frame, found) if self.roi else None
             found = self._run_detector(frame, size, region, weak=True)
