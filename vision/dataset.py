@@ -54,6 +54,19 @@ def _pick_deck(
     return designs[int(rng.integers(len(designs)))]
 
 
+def _split_writer(root: Path, split: str) -> Callable[[str, np.ndarray, list[str]], None]:
+    """A writer of one frame and its YOLO label lines into root/images|labels/split."""
+    images, labels = root / "images" / split, root / "labels" / split
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+
+    def write(name: str, img: np.ndarray, lines: list[str]) -> None:
+        cv2.imwrite(str(images / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (labels / f"{name}.txt").write_text("\n".join(lines) + "\n" if lines else "")
+
+    return write
+
+
 def write_detection_set(
     root: Path,
     split: str,
@@ -77,8 +90,7 @@ def write_detection_set(
     picture).
     """
     rng = np.random.default_rng(seed)
-    (root / "images" / split).mkdir(parents=True, exist_ok=True)
-    (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+    write = _split_writer(root, split)
     loaded = [Deck.load(d) for d in decks]
     designs: list[Deck] = []
     n_idx = n_card = n_crop = 0
@@ -104,13 +116,7 @@ def write_detection_set(
             if lab.visible >= CARD_MIN_VISIBLE:
                 lines.append(yolo_line(1, lab.box, w, h))
                 n_card += 1
-        name = f"s{seed}_{k:05d}"
-        cv2.imwrite(
-            str(root / "images" / split / f"{name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 92]
-        )
-        (root / "labels" / split / f"{name}.txt").write_text(
-            "\n".join(lines) + "\n" if lines else ""
-        )
+        write(f"s{seed}_{k:05d}", img, lines)
         if progress:
             progress(k + 1)
     return {"images": count, "indices": n_idx, "cards": n_card, "crops": n_crop}
@@ -134,8 +140,7 @@ def write_table_tiles(
     `tile` squares about the cards; an index or card box is labelled where at least `keep` of
     it lies in the tile. `count` tiles, two per table, named t{seed}_{k}."""
     rng = np.random.default_rng(seed)
-    (root / "images" / split).mkdir(parents=True, exist_ok=True)
-    (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+    write = _split_writer(root, split)
     loaded = [Deck.load(d) for d in decks]
     designs: list[Deck] = []
     n_idx = n_card = k = 0
@@ -166,22 +171,16 @@ def write_table_tiles(
             cut[: part.shape[0], : part.shape[1]] = part
             lines = []
             for cls, q in boxes:
-                x1, y1 = q.min(axis=0) - (x0, y0)
-                x2, y2 = q.max(axis=0) - (x0, y0)
-                area = max((x2 - x1) * (y2 - y1), 1e-6)
-                cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, tile), min(y2, tile)
-                if cx2 - cx1 < 2 or cy2 - cy1 < 2 or (cx2 - cx1) * (cy2 - cy1) < keep * area:
+                q = q - (x0, y0)
+                area = max(float(np.prod(np.ptp(q, axis=0))), 1e-6)
+                box = quad_box(q, tile, tile)  # clipped to the tile
+                bw, bh = box[2] - box[0], box[3] - box[1]
+                if bw < 2 or bh < 2 or bw * bh < keep * area:
                     continue
-                lines.append(yolo_line(cls, (cx1, cy1, cx2, cy2), tile, tile))
+                lines.append(yolo_line(cls, box, tile, tile))
                 n_idx += cls == 0
                 n_card += cls == 1
-            name = f"t{seed}_{k:05d}"
-            cv2.imwrite(
-                str(root / "images" / split / f"{name}.jpg"), cut, [cv2.IMWRITE_JPEG_QUALITY, 92]
-            )
-            (root / "labels" / split / f"{name}.txt").write_text(
-                "\n".join(lines) + "\n" if lines else ""
-            )
+            write(f"t{seed}_{k:05d}", cut, lines)
             k += 1
             if k >= count:
                 break
