@@ -110,7 +110,8 @@ def evaluate(
         False,
         "--video",
         help="Read each image as the table controller reads a video frame (faster: one "
-        "classifier, no extra views, no face reader; the 60 ms target's reads), not as a photo.",
+        "classifier, no extra views, the face reader only on a figure-or-number doubt; the 60 ms"
+        " target's reads), not as a photo.",
     ),
 ) -> None:
     """Card-set precision/recall/F1 per image and per class, worst confusions, frames/s."""

@@ -119,12 +119,15 @@ def test_the_fitted_pass_reads_only_the_part_of_the_frame_with_cards(rec):
     whole = Recognizer()
     whole.roi = False
     everywhere = whole.recognize(frame)
-    assert len(everywhere) >= 4
-    for d in everywhere:  # every card the whole pass found lies inside the region
-        assert x1 <= (d.box[0] + d.box[2]) / 2 <= x2 and y1 <= (d.box[1] + d.box[3]) / 2 <= y2
+    truth = set(json.loads((DATA / "rendered_truth.json").read_text())["rendered_bellot_0.jpg"])
+    assert len([d for d in everywhere if d.code in truth]) >= 4
+    for d in everywhere:  # every true card the whole pass found lies inside the region (its
+        # one false read, a JC 0.18 at the frame's top edge, lies beyond: the region spares it)
+        if d.code in truth:
+            assert x1 <= (d.box[0] + d.box[2]) / 2 <= x2
+            assert y1 <= (d.box[1] + d.box[3]) / 2 <= y2
     # as many true cards read, but for one borderline read (the cut-out's edges are padded: a
     # card read 0.13 sure over the whole frame, just above the 0.1 floor, may fall under it)
-    truth = set(json.loads((DATA / "rendered_truth.json").read_text())["rendered_bellot_0.jpg"])
     found = {d.code for d in rec.recognize(frame)} & truth
     assert len(found) >= len({d.code for d in everywhere} & truth) - 1
     assert len(found) >= 4

@@ -78,15 +78,18 @@ class Recognizer:
     floor below which a card is not reported (an empty table must give an empty list).
     `still` reads single photographs (the `recognize` and `eval` commands) with the settings of
     `recognizer.json`'s "still" section (`STILL`): the scale fitted so that a card is 130 px
-    long, not 100, two sure disagreeing reads in one card box taken for two cards, and a card
-    seen without an index looked at again larger, and every index read all four quarter turns
-    round (video: only the unsure ones), by the classifiers of `classifiers` averaged (three
-    shipped; video: `classifier` alone), and each card's face read too (`face`: figure or
-    number, rank, suit multiplied into its corner reads; video: not read).
-    Photo sets read better so, but the table controller,
-    tuned to the video reads, referees whole matches worse with the first two, and the third
-    would add a full-size detector pass to a fifth of table video frames (a face-down pile
-    shows no index) for no measured gain there (models/README.md).
+    long, not 100, a card seen without an index looked at again larger, and every index read
+    all four quarter turns round (video: only the unsure ones), by the classifiers of
+    `classifiers` averaged (three shipped; video: `classifier` alone), and each card's face
+    read too (`face`: figure or number, rank, suit multiplied into its corner reads; video:
+    only whether it is a figure, and only where its corners waver between a figure and a
+    number card, `face_doubt`). Photo sets read better so, but the table controller, tuned to
+    the video reads, referees whole matches worse with the first, and the second would add a
+    full-size detector pass to a fifth of table video frames (a face-down pile shows no index)
+    for no measured gain there (models/README.md). Both kinds of read take two sure
+    disagreeing reads in one card box for two cards (`pair_split_sure`) and keep an index the
+    detector scores weakly where the classifier reads it sure inside a card (`low_index_conf`,
+    `low_index_sure`).
     `spin` keeps onnxruntime's thread pools spinning between runs (off by default: the two
     models take turns on the same cores; `BASRA_VISION_SPIN=1` turns it on).
     """
@@ -104,20 +107,32 @@ class Recognizer:
     ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
     PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
-    PAIR_SPLIT_SURE = 1.01  # ... judged only when both reads are this sure (video: never)
-    # single photos (`still`): the scale fitted larger, sure disagreeing reads split, bare
-    # cards looked at again (video: off), every index read four ways (video: the unsure)
-    # and an index the detector scores 0.1-0.25 kept where the classifier reads it 0.7 sure;
-    # a speckled photo median-filtered, the detector run again 0.7x smaller, dim crops stretched,
-    # a read with no card box around it kept only from 0.2 sure (a face in a webcam frame), and
-    # the frame read mirrored (0.7x the fitted size) and turned half round (at the fitted size)
+    PAIR_SPLIT_SURE = 0.5  # ... judged only when both reads are this sure (1.01: never)
+    # an index the detector scores LOW_INDEX_CONF up to `index_conf` is kept only inside a card
+    # and where the classifier reads it LOW_INDEX_SURE sure; one whose first read is under
+    # WEAK_FIRST_READ is dropped without the other quarter turns (the same reads, fewer runs)
+    LOW_INDEX_CONF = 0.1
+    LOW_INDEX_SURE = 0.7
+    WEAK_FIRST_READ = 0.5
+    # video: the face reader says only whether a card is a figure, and reads only the cards
+    # whose two likeliest codes are a figure and a number card, the second at least FACE_DOUBT
+    # as likely (a 5 read as a J, a Q as a 10: the misreads that upset a refereed round)
+    FACE_DOUBT = 0.05
+    VIDEO_FACE = {
+        "face_court_weight": 1.0,
+        "face_weight": 0.0,
+        "face_suit_weight": 0.0,
+        "face_doubt": FACE_DOUBT,
+    }
+    # single photos (`still`): the scale fitted larger, bare cards looked at again (video:
+    # off), every index read four ways (video: the unsure); a speckled photo median-filtered,
+    # the detector run again 0.7x smaller, dim crops stretched, a read with no card box around
+    # it kept only from 0.2 sure (a face in a webcam frame), and the frame read mirrored (0.7x
+    # the fitted size) and turned half round (at the fitted size)
     STILL = {
         "card_px": 130.0,
-        "pair_split_sure": 0.5,
         "bare_look": 2.0,
         "half_turn_below": 1.01,
-        "low_index_conf": 0.1,
-        "low_index_sure": 0.7,
         "despeckle_above": 2e-5,
         "small_look": 0.7,
         "stretch_below": 160.0,
@@ -175,10 +190,12 @@ class Recognizer:
         self.pair_split_sure = float(meta.get("pair_split_sure", self.PAIR_SPLIT_SURE))
         self.index_conf = float(meta.get("index_conf", 0.25))
         # an index the detector scores between `low_index_conf` and `index_conf` is kept only
-        # when the classifier reads it at least `low_index_sure` and a card box holds it
-        # (still reads; the same as `index_conf`: off)
-        self.low_index_conf = float(meta.get("low_index_conf", self.index_conf))
-        self.low_index_sure = float(meta.get("low_index_sure", 1.01))
+        # when the classifier reads it at least `low_index_sure` and a card box holds it (the
+        # same as `index_conf`: off); one whose first read is under `weak_first_read` is not
+        # read the other quarter turns, only dropped
+        self.low_index_conf = float(meta.get("low_index_conf", self.LOW_INDEX_CONF))
+        self.low_index_sure = float(meta.get("low_index_sure", self.LOW_INDEX_SURE))
+        self.weak_first_read = float(meta.get("weak_first_read", self.WEAK_FIRST_READ))
         self.card_conf = float(meta.get("card_conf", 0.3))
         # still reads (0 / 1 / 0: off): a frame with more than `despeckle_above` of its pixels
         # isolated specks is median-filtered first (`vision.cleanup`); the detector also reads
@@ -226,13 +243,16 @@ class Recognizer:
         self.cls = self.classifiers[0]
         self._det_in = self.det.get_inputs()[0].name
         self._cls_inputs = [s.get_inputs()[0].name for s in self.classifiers]
-        # the face reader (still reads): a card's whole face (pips, figure) read from its box
-        # and multiplied into its corner reads, three exponents (figure or number, rank, suit;
-        # all 0 or no "face" named: not loaded, as for video reads)
+        # the face reader: a card's whole face (pips, figure) read from its box and multiplied
+        # into its corner reads, three exponents (figure or number, rank, suit; all 0 or no
+        # "face" named: not loaded)
         named = bool(meta.get("face"))
         self.face_weight = float(meta.get("face_weight", 0.0)) if named else 0.0
         self.face_suit_weight = float(meta.get("face_suit_weight", 0.0)) if named else 0.0
         self.face_court_weight = float(meta.get("face_court_weight", 0.0)) if named else 0.0
+        # ... read only for cards whose corners waver between a figure and a number card, where
+        # `face_doubt` is set (video reads; 0: every card, as for still reads)
+        self.face_doubt = float(meta.get("face_doubt", 0.0))
         self.face = None
         if max(self.face_weight, self.face_suit_weight, self.face_court_weight) > 0:
             if not (folder / meta["face"]).is_file():
@@ -278,23 +298,27 @@ class Recognizer:
         self, frame_bgr: np.ndarray
     ) -> tuple[list[IndexHit], list[tuple[list[float], float]]]:
         idx_boxes, idx_conf, card_boxes, card_conf = self.find(frame_bgr)
+        # a weak index counts only inside a card: one outside none is not read at all
+        weak = idx_conf < self.index_conf
+        if weak.any():
+            held = ~weak | _centres_inside(idx_boxes, card_boxes).any(axis=1)
+            idx_boxes, idx_conf = idx_boxes[held], idx_conf[held]
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
             probs = self._classify(crops)
+            # a weak index whose first read is far from sure is dropped, not read again
+            hopeless = (idx_conf < self.index_conf) & (probs.max(axis=1) < self.weak_first_read)
             if self.half_turn:  # an unsure first read: read the other three quarter turns too
-                unsure = probs.max(axis=1) < self.half_turn_below
+                unsure = (probs.max(axis=1) < self.half_turn_below) & ~hopeless
                 if unsure.any():
                     more = sum(self._classify(_quarter(crops[unsure], k)) for k in (1, 2, 3))
                     probs[unsure] = (probs[unsure] + more) / 4
-            held = np.ones(len(idx_boxes), bool)  # weak indices only: is a card around it
-            if (idx_conf < self.index_conf).any():
-                held = _centres_inside(idx_boxes, card_boxes).any(axis=1)
-            for b, c, p, inside in zip(idx_boxes, idx_conf, probs, held, strict=True):
+            for b, c, p, drop in zip(idx_boxes, idx_conf, probs, hopeless, strict=True):
                 k = int(np.argmax(p))
                 if c < self.index_conf:
-                    # a weak index: only a sure read inside a card, weighed as a plain one
-                    if p[k] < self.low_index_sure or not inside:
+                    # a weak index: only a sure read (inside a card), weighed as a plain one
+                    if drop or p[k] < self.low_index_sure:
                         continue
                     c = self.index_conf
                 hits.append(IndexHit(list(map(float, b)), float(c), self.names[k], float(p[k]), p))
@@ -418,6 +442,8 @@ class Recognizer:
         for g, (_members, card_box) in enumerate(groups):
             if card_box is not None:
                 boxes.setdefault(tuple(card_box), []).append(g)
+        if self.face_doubt:  # only cards whose read wavers between a figure and a number card
+            boxes = {b: gs for b, gs in boxes.items() if any(self._doubt(groups[g][0]) for g in gs)}
         if not boxes:
             return {}
         probs = self._read_faces(np.stack([self._face_crop(frame, box) for box in boxes]))
@@ -436,15 +462,21 @@ class Recognizer:
             out[gs[int(np.argmax(joint))]] = weight
         return out
 
+    def _doubt(self, members: list[IndexHit]) -> bool:
+        """Whether an index group's pooled read wavers between a figure and a number card: its
+        two likeliest codes are one of each, the second at least `face_doubt` as likely."""
+        pooled = np.sum([m.det_conf * m.probs for m in members], axis=0)
+        first, second = np.argsort(-pooled)[:2]
+        figure = [int(k) // 4 in _COURTS for k in (first, second)]
+        return figure[0] != figure[1] and pooled[second] >= self.face_doubt * pooled[first]
+
     def _read_faces(self, crops: np.ndarray) -> np.ndarray:
         """The face reader's probabilities for BGR card crops (N, s, s, 3), the four quarter
         turns averaged (a squared-up card may lie either way up or across)."""
         x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
-        runs = [
-            self.face.run(None, {self._face_in: np.ascontiguousarray(np.rot90(x, t, (2, 3)))})[0]
-            for t in range(4)
-        ]
-        return np.mean(runs, axis=0)
+        turns = np.ascontiguousarray(np.concatenate([np.rot90(x, t, (2, 3)) for t in range(4)]))
+        out = self.face.run(None, {self._face_in: turns})[0]  # one run: the four turns batched
+        return out.reshape(4, len(crops), -1).mean(axis=0)
 
     def _face_crop(self, frame: np.ndarray, box) -> np.ndarray:
         """The face reader's view of one card: square cut about its box, squared up, resized."""
