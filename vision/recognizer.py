@@ -107,10 +107,13 @@ class Recognizer:
     ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
     PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
+    # what `basra-table train` writes (a recognizer.json without these keys reads as before
+    # them: never split, no weak index, every quarter turn read):
     PAIR_SPLIT_SURE = 0.5  # ... judged only when both reads are this sure (1.01: never)
     # an index the detector scores LOW_INDEX_CONF up to `index_conf` is kept only inside a card
     # and where the classifier reads it LOW_INDEX_SURE sure; one whose first read is under
-    # WEAK_FIRST_READ is dropped without the other quarter turns (the same reads, fewer runs)
+    # WEAK_FIRST_READ is dropped without the other quarter turns (fewer runs; the tuning and
+    # report sets' card sets the same, though averaging may lift a rare one to LOW_INDEX_SURE)
     LOW_INDEX_CONF = 0.1
     LOW_INDEX_SURE = 0.7
     WEAK_FIRST_READ = 0.5
@@ -187,15 +190,15 @@ class Recognizer:
         self.lone_min_confidence = float(meta.get("lone_min_confidence", self.LONE_MIN_CONFIDENCE))
         self.pair_min_joint = float(meta.get("pair_min_joint", self.PAIR_MIN_JOINT))
         self.bare_look = float(meta.get("bare_look", self.BARE_LOOK))
-        self.pair_split_sure = float(meta.get("pair_split_sure", self.PAIR_SPLIT_SURE))
+        self.pair_split_sure = float(meta.get("pair_split_sure", 1.01))
         self.index_conf = float(meta.get("index_conf", 0.25))
         # an index the detector scores between `low_index_conf` and `index_conf` is kept only
         # when the classifier reads it at least `low_index_sure` and a card box holds it (the
         # same as `index_conf`: off); one whose first read is under `weak_first_read` is not
-        # read the other quarter turns, only dropped
-        self.low_index_conf = float(meta.get("low_index_conf", self.LOW_INDEX_CONF))
-        self.low_index_sure = float(meta.get("low_index_sure", self.LOW_INDEX_SURE))
-        self.weak_first_read = float(meta.get("weak_first_read", self.WEAK_FIRST_READ))
+        # read the other quarter turns, only dropped (0: each read all its unsure ways)
+        self.low_index_conf = float(meta.get("low_index_conf", self.index_conf))
+        self.low_index_sure = float(meta.get("low_index_sure", 1.01))
+        self.weak_first_read = float(meta.get("weak_first_read", 0.0))
         self.card_conf = float(meta.get("card_conf", 0.3))
         # still reads (0 / 1 / 0: off): a frame with more than `despeckle_above` of its pixels
         # isolated specks is median-filtered first (`vision.cleanup`); the detector also reads
