@@ -126,6 +126,7 @@ class Recognizer:
         "face_weight": 0.0,
         "face_suit_weight": 0.0,
         "face_doubt": FACE_DOUBT,
+        "face_turns": 1,  # one look: the same reads on the tuning sets and matches, 1/4 the cost
     }
     # single photos (`still`): the scale fitted larger, bare cards looked at again (video:
     # off), every index read four ways (video: the unsure); a speckled photo median-filtered,
@@ -256,6 +257,7 @@ class Recognizer:
         # ... read only for cards whose corners waver between a figure and a number card, where
         # `face_doubt` is set (video reads; 0: every card, as for still reads)
         self.face_doubt = float(meta.get("face_doubt", 0.0))
+        self.face_turns = min(4, max(1, int(meta.get("face_turns", 4))))  # quarter turns read
         self.face = None
         if max(self.face_weight, self.face_suit_weight, self.face_court_weight) > 0:
             if not (folder / meta["face"]).is_file():
@@ -474,12 +476,14 @@ class Recognizer:
         return figure[0] != figure[1] and pooled[second] >= self.face_doubt * pooled[first]
 
     def _read_faces(self, crops: np.ndarray) -> np.ndarray:
-        """The face reader's probabilities for BGR card crops (N, s, s, 3), the four quarter
-        turns averaged (a squared-up card may lie either way up or across)."""
+        """The face reader's probabilities for BGR card crops (N, s, s, 3), `face_turns` quarter
+        turns averaged (a squared-up card may lie either way up or across; the reader was
+        trained on every turn)."""
         x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
-        turns = np.ascontiguousarray(np.concatenate([np.rot90(x, t, (2, 3)) for t in range(4)]))
-        out = self.face.run(None, {self._face_in: turns})[0]  # one run: the four turns batched
-        return out.reshape(4, len(crops), -1).mean(axis=0)
+        n = self.face_turns
+        turns = np.ascontiguousarray(np.concatenate([np.rot90(x, t, (2, 3)) for t in range(n)]))
+        out = self.face.run(None, {self._face_in: turns})[0]  # one run: the turns batched
+        return out.reshape(n, len(crops), -1).mean(axis=0)
 
     def _face_crop(self, frame: np.ndarray, box) -> np.ndarray:
         """The face reader's view of one card: square cut about its box, squared up, resized."""

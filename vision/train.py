@@ -368,6 +368,7 @@ def export(cfg: TrainConfig) -> dict:
         "still": {
             **R.STILL,
             "face_doubt": 0.0,
+            "face_turns": 4,
             "face": FACE_ONNX,
             "face_court_weight": cfg.face_court_weight,
             "face_weight": cfg.face_weight,
