@@ -307,21 +307,23 @@ class Recognizer:
         weak = idx_conf < self.index_conf
         if weak.any():
             held = ~weak | _centres_inside(idx_boxes, card_boxes).any(axis=1)
-            idx_boxes, idx_conf = idx_boxes[held], idx_conf[held]
+            idx_boxes, idx_conf, weak = idx_boxes[held], idx_conf[held], weak[held]
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
             probs = self._classify(crops)
             # a weak index whose first read is far from sure is dropped, not read again
-            hopeless = (idx_conf < self.index_conf) & (probs.max(axis=1) < self.weak_first_read)
+            hopeless = weak & (probs.max(axis=1) < self.weak_first_read)
             if self.half_turn:  # an unsure first read: read the other three quarter turns too
                 unsure = (probs.max(axis=1) < self.half_turn_below) & ~hopeless
                 if unsure.any():
                     more = sum(self._classify(_quarter(crops[unsure], k)) for k in (1, 2, 3))
                     probs[unsure] = (probs[unsure] + more) / 4
-            for b, c, p, drop in zip(idx_boxes, idx_conf, probs, hopeless, strict=True):
+            for b, c, p, is_weak, drop in zip(
+                idx_boxes, idx_conf, probs, weak, hopeless, strict=True
+            ):
                 k = int(np.argmax(p))
-                if c < self.index_conf:
+                if is_weak:
                     # a weak index: only a sure read (inside a card), weighed as a plain one
                     if drop or p[k] < self.low_index_sure:
                         continue
@@ -348,12 +350,16 @@ class Recognizer:
         (`vision.outline`), else its box's corners, and the face reader reads the card.
         """
         groups = self._group(hits, cards)
-        faces = self._faces_of(groups, frame)
+        # each group's corners pooled, weighed by how sure the detector is of each
+        pools = [
+            np.sum([m.det_conf * m.probs for m in members], axis=0)
+            / sum(m.det_conf for m in members)
+            for members, _box in groups
+        ]
+        faces = self._faces_of(groups, frame, pools)
         reads = []
         for g, (members, card_box) in enumerate(groups):
-            pooled = np.sum([m.det_conf * m.probs for m in members], axis=0)
-            pooled = pooled / sum(m.det_conf for m in members)
-            corners = pooled
+            corners = pooled = pools[g]
             if g in faces:  # the face's read multiplied in: it picks among the corners' codes
                 fused = pooled * faces[g]
                 pooled = fused / max(float(fused.sum()), 1e-12)
@@ -433,14 +439,14 @@ class Recognizer:
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
         return groups
 
-    def _faces_of(self, groups, frame: np.ndarray | None) -> dict[int, np.ndarray]:
+    def _faces_of(self, groups, frame: np.ndarray | None, pools) -> dict[int, np.ndarray]:
         """What the face reader multiplies into the reads of the groups it speaks for: whether
         the card is a figure, its rank and its suit, each to its own power (`face_court_weight`,
         `face_weight`, `face_suit_weight`: how far each is trusted beside the corners). Of the
         index groups sharing a card box it speaks for the one its face agrees with most (the
         others are corners of cards beneath or on top). Court figures are told from number
         cards but not from each other (J, Q and K share their probability): a design's figures
-        are its own."""
+        are its own. `pools` holds each group's pooled corner read (`face_doubt` judges it)."""
         if self.face is None or frame is None:
             return {}
         boxes: dict[tuple, list[int]] = {}
@@ -448,7 +454,7 @@ class Recognizer:
             if card_box is not None:
                 boxes.setdefault(tuple(card_box), []).append(g)
         if self.face_doubt:  # only cards whose read wavers between a figure and a number card
-            boxes = {b: gs for b, gs in boxes.items() if any(self._doubt(groups[g][0]) for g in gs)}
+            boxes = {b: gs for b, gs in boxes.items() if any(self._doubt(pools[g]) for g in gs)}
         if not boxes:
             return {}
         probs = self._read_faces(np.stack([self._face_crop(frame, box) for box in boxes]))
@@ -467,10 +473,9 @@ class Recognizer:
             out[gs[int(np.argmax(joint))]] = weight
         return out
 
-    def _doubt(self, members: list[IndexHit]) -> bool:
+    def _doubt(self, pooled: np.ndarray) -> bool:
         """Whether an index group's pooled read wavers between a figure and a number card: its
         two likeliest codes are one of each, the second at least `face_doubt` as likely."""
-        pooled = np.sum([m.det_conf * m.probs for m in members], axis=0)
         first, second = np.argsort(-pooled)[:2]
         figure = [int(k) // 4 in _COURTS for k in (first, second)]
         return figure[0] != figure[1] and pooled[second] >= self.face_doubt * pooled[first]
