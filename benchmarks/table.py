@@ -149,6 +149,13 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
                 unread += " faint " + " ".join(f"{c}:{p:.2f}" for c, p in snap.faint[:5])
             for code, reading in snap.readings:
                 unread += f" read {code}=" + ",".join(f"{c}:{p:.2f}" for c, p in reading[:3])
+            if snap.unsure:  # where the guessed cards lie, and every card of the view
+                boxes = table.tracker.cards
+                unread += " at " + " ".join(
+                    f"{c}:{','.join(str(round(v)) for v in boxes[c])}"
+                    for c in sorted(snap.floor)
+                    if c in boxes
+                )
             trace.append(
                 (
                     snap.t,

@@ -17,6 +17,10 @@ from engine.match import PLAYS_PER_ROUND
 
 MOST_OPEN = 4  # more cards in question than this at once: too little is known to name them
 MIN_SHARE = 0.08  # a doubtful read's runner-up this likely may be its card
+# Several ways fit: the one the reads make at least this many times likelier than any other
+# is taken (a code a read does not list counts as READ_FLOOR of it)
+READ_MARGIN = 5.0
+READ_FLOOR = 0.01
 
 Reading = Sequence[tuple[str, float]]  # a card's read: (code, share), likeliest first
 
@@ -105,6 +109,8 @@ def settle_held(
         if all(it.held or c in it.choices for c, it in zip(cards, items, strict=True))
         and _fits(state, items, cards, t, known, was)
     ]
+    if len(fits) > 1:
+        fits = _likeliest(fits, items, readings, dealt)
     if len(fits) != 1:
         return []
     return [
@@ -112,6 +118,30 @@ def settle_held(
         for it, card in zip(items, fits[0], strict=True)
         if card != it.code or it.held
     ]
+
+
+def _likeliest(
+    fits: list[tuple[str, ...]],
+    items: list[Open],
+    readings: Mapping[int, Reading],
+    dealt: Mapping[str, Reading],
+) -> list[tuple[str, ...]]:
+    """Of several legal ways of naming the cards, the one the cards' own reads make at least
+    READ_MARGIN times likelier than every other (the product of the share each read gives the
+    code named, READ_FLOOR for a code it does not list): a plain 3S read on one held card and
+    3S only 0.09 on another name the first the 3S. All of them when none stands out."""
+
+    def likelihood(cards: tuple[str, ...]) -> float:
+        p = 1.0
+        for it, card in zip(items, cards, strict=True):
+            read = dict(dealt.get(it.code or "", ()) if it.dealt else readings.get(it.target, ()))
+            p *= max(read.get(card, 0.0), READ_FLOOR)
+        return p
+
+    ranked = sorted(fits, key=likelihood, reverse=True)
+    if likelihood(ranked[0]) >= READ_MARGIN * likelihood(ranked[1]):
+        return ranked[:1]
+    return fits
 
 
 def _open(tr: TurnRecord) -> bool:

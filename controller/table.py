@@ -36,6 +36,7 @@ from controller.turns import (
     TurnTracker,
     UnreadablePrompt,
 )
+from engine.match import PLAYS_PER_ROUND
 
 Subscriber = Callable[[Event], None]
 
@@ -110,12 +111,22 @@ class Table:
         self.tracker = FloorTracker(self.geometry, recognize, tracker_config or TrackerConfig())
         self.tracker.learn = False  # calibrated from the logged confidences (see _emit)
         self.turns = TurnTracker(
-            self._can_capture, self._bad_initial, explain=self._explain, trail_of=self._trail_of
+            self._can_capture,
+            self._bad_initial,
+            explain=self._explain,
+            trail_of=self._trail_of,
+            deal_faint=self._deal_faint,
+            still_lying=self._still_lying,
+            still_gone=self._still_gone,
+            last_play=self._last_play,
         )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
         self._renames: dict[str, str] = {}  # cards renamed while one view's intents are judged
         self._readings: dict[int, tuple] = {}  # turn event id -> its doubtful card's read
+        self._faint_turns: set[int] = set()  # of those, the turns of cards read too faintly
+        self._soft: frozenset[str] = frozenset()  # codes only weak doubtful reads hold
+        self._kept: set[str] = set()  # of those, codes whose earlier turn could not give them up
         self._deal_reads: dict[str, tuple] = {}  # code -> its read, while a deal is laid
         self._dealt_readings: dict[str, tuple] = {}  # the round's dealt cards' reads
         self._boxes: dict[str, list[float]] = {}  # where each card lay in the last view
@@ -203,6 +214,7 @@ class Table:
         self._renames = {}
         if self.turns.mode == "deal":
             self._deal_reads.update(snap.readings)  # how each dealt card was read
+            snap = self._gathered(snap)
         snap = self._reread_lying(snap)
         out += self._side_events  # the camera's corrections it made
         self._side_events = []
@@ -229,11 +241,39 @@ class Table:
         return out
 
     def _update_gone(self) -> None:
-        """Tell the tracker which codes cannot be on the floor now (one physical deck)."""
+        """Tell the tracker which codes cannot be on the floor now (one physical deck). A code
+        only a weak doubtful read holds (`_soft_gone`) may still come: a plain read of it
+        takes it back (`_take_back`)."""
         if self.state.phase != "playing" or self.turns.mode == "deal":
-            self.tracker.gone = frozenset()
+            self.tracker.gone, self._soft = frozenset(), frozenset()
+            self._kept = set()
             return
-        self.tracker.gone = frozenset(self._gone_this_round() - self.turns.on_floor())
+        self._soft = self._soft_gone() - self._kept
+        gone = self._gone_this_round() - self.turns.on_floor()
+        self.tracker.gone = frozenset(gone - self._soft)
+
+    def _soft_gone(self) -> frozenset[str]:
+        """Codes this round's turns hold only on a doubtful read that gave the code under
+        TAKE_BACK_SHARE of its probability (its turn not decided by the referee), and that
+        no other turn played or took: the card of that code may still come, read plainly."""
+        rnd = self.state.current_round
+        if rnd is None:
+            return frozenset()
+        weak: set[str] = set()
+        held: set[str] = set()
+        for tr in rnd.live_turns():
+            first = self._readings.get(tr.event_id)
+            if (
+                tr.card
+                and first
+                and tr.doubtful
+                and not tr.decided_by
+                and dict(first).get(tr.card, 0.0) < TAKE_BACK_SHARE
+            ):
+                weak.add(tr.card)
+            elif tr.card:
+                held.add(tr.card)
+        return frozenset(weak - held)
 
     # ---- referee decisions ------------------------------------------------------------------
     def referee(
@@ -387,6 +427,7 @@ class Table:
 
     def _round_start(self, intent: RoundStart) -> list[Event]:
         self._readings.clear()  # a take-back looks only at this round's turns
+        self._faint_turns.clear()
         self._dealt_readings = {c: self._deal_reads.get(c, ()) for c in intent.floor}
         self._deal_reads = {}
         out = []
@@ -402,6 +443,11 @@ class Table:
             data["confidences"] = [round(c, 3) for c in intent.confidences]
         if intent.misdeal:
             data["misdeal"] = list(intent.misdeal)  # R1.3 not done: the referee is told
+        if intent.faint is not None:
+            # the 4th dealt card, read too faintly, named from that read: kept at its place
+            card, share, box = intent.faint
+            data["faint"] = {"card": card, "share": round(share, 3), "box": _rounded(box)}
+            self.tracker.adopt(card, box, share)
         out.append(self._emit(ev.ROUND_STARTED, data, intent.t))
         if intent.misdeal:
             out.append(
@@ -488,12 +534,14 @@ class Table:
                 kind = ev.FOUL
         if obs.faint_box is not None:
             data["faint"] = True  # read too faintly to accept; it stayed: a trail
-            data["box"] = [round(float(v), 1) for v in obs.faint_box]  # where it lies
-            if obs.card is not None:
+            data["box"] = _rounded(obs.faint_box)  # where it lies
+            if obs.card is not None and not obs.cleared:
                 self.tracker.adopt(obs.card, obs.faint_box, obs.confidence)
         out = [self._emit(kind, data, obs.t)]
         if data.get("doubtful") and obs.reading and data.get("card") == obs.card:
             self._readings[out[0].id] = obs.reading  # a later plain read may take it back
+            if obs.faint_box is not None:
+                self._faint_turns.add(out[0].id)
         self.latencies.append(Latency(obs.card, obs.t_landed, obs.t))
         side = self._side(seat)
         if kind == ev.FOUL:
@@ -619,6 +667,18 @@ class Table:
             self.after_decision("correct", before)  # a card lying there renamed: follow it
         return out
 
+    def _gathered(self, snap: Snapshot) -> Snapshot:
+        """Before a deal: a card the last round left on the floor (R3.5) that the tracker
+        keeps though no read has named it since its place changed (a white card lifted off a
+        pale cloth changes its place too little for a lift) was gathered with the others; the
+        tracker forgets it and the deal is read without it."""
+        stale = snap.unread & self._leftovers()
+        if not stale:
+            return snap
+        for code in stale:
+            self.tracker.forget(code)
+        return replace(snap, floor=snap.floor - stale, unread=snap.unread - stale)
+
     def _leftovers(self) -> frozenset[str]:
         """The cards the last round left on the floor (R3.5: the last capturer takes them):
         its last turn's floor, or the floor it was dealt when it ended with no turn."""
@@ -664,14 +724,17 @@ class Table:
 
     def _adopt_faint(self, past: list[Event]) -> None:
         """A restarted table: cards read too faintly, or renamed from their first read, that
-        trailed this round and still lie on the floor are kept at their places under their
-        names (the log holds where they lie)."""
+        trailed or were dealt this round and still lie on the floor are kept at their places
+        under their names (the log holds where they lie)."""
         rnd = self.state.current_round
         if self.state.phase != "playing" or rnd is None:
             return
         floor = set(self.state.floor)
         for e in past:
             d = e.data
+            dealt = d.get("faint") if e.type == ev.ROUND_STARTED else None
+            if dealt and d.get("round") == rnd.index and dealt.get("card") in floor:
+                self.tracker.adopt(dealt["card"], dealt["box"], float(dealt.get("share", 0.0)))
             if (
                 e.type in (ev.TURN, ev.FOUL)
                 and d.get("box")
@@ -755,10 +818,12 @@ class Table:
                 return code, v, _sorted(seen)
         return None
 
-    def _rename_lying(self, was: str, card: str, confidence: float, sure: bool = False) -> None:
+    def _rename_lying(
+        self, was: str, card: str, confidence: float, sure: bool = False, guess: bool = False
+    ) -> None:
         """A card lying on the floor is `card`, not `was` (its turn's read was renamed): the
         turn tracker, the floor tracker and this view's later intents use the new name."""
-        self.turns.rename(was, card, sure)
+        self.turns.rename(was, card, sure, guess)
         self.tracker.rename(was, card, confidence)
         self._renames[was] = card
 
@@ -798,13 +863,22 @@ class Table:
         earlier turn of this round holds on a doubtful read, and so only guessed (one deck):
         the earlier read was the misread. Its turn is corrected by the camera to the runner-up
         of its own read that keeps it legal (R7; renamed where it lies), and this card takes
-        the code. Nothing changes when no runner-up keeps the earlier turn legal."""
+        the code. Nothing changes when no runner-up keeps the earlier turn legal. A card the
+        tracker named by that code itself (the code only soft-gone: `_soft_gone`) takes it
+        the same way, from any code of the earlier read still in play; when none keeps the
+        earlier turn legal it is named otherwise (`_not_own`), never a duplicate card."""
         card = getattr(intent, "card", None)
         rnd = self.state.current_round
-        if not card or not getattr(intent, "unsure", False) or rnd is None or rnd.ended:
+        if not card or rnd is None or rnd.ended:
+            return intent
+        # a guess whose plain read named the code (one deck), or a card read plainly as a code
+        # only a weak doubtful read holds (the tracker was told it may come: `_soft_gone`)
+        before = getattr(intent, "floor_before", self.turns.on_floor())
+        own = card in self._soft and card not in before
+        if not own and not getattr(intent, "unsure", False):
             return intent
         reading = snap.reading_of(card)
-        if not reading or reading[0][0] == card or reading[0][1] < TAKE_BACK_SHARE:
+        if not reading or (reading[0][0] == card) != own or reading[0][1] < TAKE_BACK_SHARE:
             return intent
         code, plain = reading[0]
         earlier = next((tr for tr in reversed(rnd.live_turns()) if tr.card == code), None)
@@ -812,12 +886,16 @@ class Table:
         if earlier is None or not first or not earlier.doubtful or earlier.decided_by:
             return intent
         top = dict(first).get(code, first[0][1])
-        if top >= plain:
-            return intent
+        if top >= plain and earlier.event_id not in self._faint_turns:
+            return intent  # (a read too faint to accept never outweighs a plain one)
         gone = self._gone_this_round()
         lying = self.turns.on_floor() | set(self.tracker.cards)
+        # the earlier read's runner-ups: at least half its share for its code (and at least
+        # `alt_min_share`); any still in play when the code itself is read plainly here (one
+        # deck: the earlier card was not that code, whatever it was)
+        bar = 0.0 if own else max(self.tracker.config.alt_min_share, top / 2)
         for alt, share in first:
-            if alt in (code, card) or share < max(self.tracker.config.alt_min_share, top / 2):
+            if alt in (code, card) or share < bar:
                 continue
             if alt in gone or alt in lying:
                 continue
@@ -826,11 +904,39 @@ class Table:
                 continue
             self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
             renames = {card: code}
+            if own:
+                return replace(intent, unsure=False) if hasattr(intent, "unsure") else intent
             if code in self.turns.on_floor():
                 self._rename_lying(code, alt, 0.0)  # the misread card, where it lies
                 renames[code] = alt
             return self._claim(intent, renames, snap.confidence_of(card) or plain)
+        if own:
+            return self._not_own(intent, snap, card, reading)
         return intent
+
+    def _not_own(self, intent: Any, snap: Snapshot, card: str, reading: tuple) -> Any:
+        """A card read plainly as a code only a weak doubtful read of an earlier turn holds,
+        when no runner-up of that read keeps the earlier turn legal: the earlier turn keeps
+        the code (one deck), and this card is named as the tracker names a card whose code is
+        gone (`FloorTracker._name`): its read's likeliest runner-up still in play, only a guess
+        under `alt_min_share`. The code is no longer soft this round."""
+        self._kept.add(card)
+        gone = self._gone_this_round() | {card}
+        lying = self.turns.on_floor() | set(self.tracker.cards)
+        top = max(reading[0][1], 1e-9)
+        conf = snap.confidence_of(card) or reading[0][1]
+        for alt, share in reading[1:]:
+            if alt in gone or alt in lying:
+                continue
+            guess = share < self.tracker.config.alt_min_share
+            self._rename_lying(card, alt, conf if guess else conf * share / top, guess=guess)
+            changed = _renamed(intent, {card: alt})
+            return (
+                replace(changed, unsure=True) if guess and hasattr(changed, "unsure") else changed
+            )
+        # no code of its read is still in play: the code kept, only as a guess (held, R7)
+        self._rename_lying(card, card, conf, guess=True)
+        return replace(intent, unsure=True) if hasattr(intent, "unsure") else intent
 
     def _camera_correction(
         self, target: int, card: str, t: float
@@ -924,6 +1030,11 @@ class Table:
             reverse=True,
         )
 
+    def _last_play(self) -> bool:
+        """Whether the next play is the round's last (R8.7: 48 plays a round)."""
+        m = self.state.match
+        return m is not None and m.in_round and m.plays_in_round == PLAYS_PER_ROUND - 1
+
     def _trail_of(
         self,
         floor: frozenset[str],
@@ -952,6 +1063,93 @@ class Table:
             and not self._can_capture(floor, code)
         )
         return code, share, sure
+
+    def _deal_faint(
+        self,
+        floor: frozenset[str],
+        faint: dict[str, float],
+        added: frozenset[str],
+        box: tuple[float, ...],
+    ) -> tuple[str, float] | None:
+        """The 4th dealt card, read too faintly at `box` beside the 3 dealt cards read plainly
+        (`floor`) when the first play (`added`) came: the likeliest code its read gives (a new
+        deal: every code but those lying is in play), with its share; None when a card read
+        plainly lies where the faint one was (it is that card) or the read gives no code at
+        least FAINT_TRAIL_SHARE (too faint to count a card there)."""
+        lying = floor | added
+        cards = self.tracker.cards
+        if any(same_place(cards[c], box) for c in lying if c in cards):
+            return None
+        possible = sorted(((p, c) for c, p in faint.items() if c not in lying), reverse=True)
+        if not possible or possible[0][0] < FAINT_TRAIL_SHARE:
+            return None
+        share, code = possible[0]
+        return code, share
+
+    def _foul_as_seen(
+        self, before: frozenset[str], card: str, after: frozenset[str]
+    ) -> tuple[list[str], tuple] | None:
+        """The floor before (sorted) and the round's history when `card` taking `before` to
+        `after` is not a legal play of the round in progress; None when it is (or no round)."""
+        m = self.state.match
+        if m is None or not m.in_round:
+            return None
+        history = tuple(m.history)
+        floor_before = _sorted(before)
+        if self._legal(floor_before, card, _sorted(after), history) is not None:
+            return None
+        return floor_before, history
+
+    def _still_lying(
+        self,
+        before: frozenset[str],
+        card: str,
+        after: frozenset[str],
+        faint: dict[str, float],
+        box: tuple[float, ...],
+    ) -> frozenset[str]:
+        """Cards that seemed taken by `card` (from `before` to `after`) but lie on: read
+        faintly at `box`, where the card lay in the last view (a hand's shadow or a nudge
+        made its read faint), named by that read with at least `alt_min_share`, when the
+        capture that took it is a foul and the capture without it is legal (R2: a 2 takes
+        the 2, never the Q beside it). The tracker keeps it there. Nothing otherwise: a foul
+        the read cannot explain stays for the referee (R7)."""
+        seen = self._foul_as_seen(before, card, after)
+        if seen is None:
+            return frozenset()
+        floor_before, history = seen
+        bar = self.tracker.config.alt_min_share
+        for code in sorted(before - after - {card}):
+            lay = self._boxes.get(code)
+            if faint.get(code, 0.0) < bar or lay is None or not same_place(lay, box):
+                continue
+            if self._legal(floor_before, card, _sorted(after | {code}), history) is not None:
+                self.tracker.adopt(code, lay, self.tracker.reference)
+                return frozenset({code})
+        return frozenset()
+
+    def _still_gone(
+        self,
+        before: frozenset[str],
+        card: str,
+        after: frozenset[str],
+        unread: frozenset[str],
+    ) -> frozenset[str]:
+        """Cards the tracker kept on the floor though no read named them (`unread`: their
+        place changed, but less than a lifted card's does - a white card lifted off a white
+        table) that `card` took after all: the capture that left them is a foul, the one that
+        took them all (or one of them) is legal (a J sweeps the whole floor, R2.4). The
+        tracker forgets them. Nothing otherwise: a card read where it lies is never taken."""
+        seen = self._foul_as_seen(before, card, after)
+        if seen is None:
+            return frozenset()
+        floor_before, history = seen
+        for gone in [unread, *(frozenset({c}) for c in sorted(unread))]:
+            if self._legal(floor_before, card, _sorted(after - gone), history) is not None:
+                for code in gone:
+                    self.tracker.forget(code)
+                return gone
+        return frozenset()
 
     def _bad_initial(self, card: str) -> bool:
         """R1.3: a J on the initial floor, or the 7D unless the variant keeps it (Lebanese)."""
@@ -982,6 +1180,11 @@ def _renamed(intent: Any, renames: dict[str, str]) -> Any:
         elif f.name == "card" and value in renames:
             changes[f.name] = renames[value]
     return replace(intent, **changes) if changes else intent
+
+
+def _rounded(box) -> list[float]:
+    """A box as the log keeps it (pixels, one decimal)."""
+    return [round(float(v), 1) for v in box]
 
 
 def _held(verdict: str, foul: str) -> dict:

@@ -31,6 +31,9 @@ from controller.turns import Snapshot
 
 # A card box whose inner part changed at most this much since the last snapshot is untouched.
 UNTOUCHED_MOST = 0.04
+# Two reads whose card boxes overlap this much (intersection over union) lie at one place: one
+# card (a card laid on another covers it, and it is not read there any more)
+ONE_PLACE_IOU = 0.8
 
 
 @dataclass
@@ -125,6 +128,9 @@ class FloorTracker:
     moving: bool = False
     cards: dict[str, list[float]] = field(default_factory=dict)  # last snapshot's card boxes
     kept: int = 0  # cards kept from pixels when a read disagreed (misread or missed)
+    # cards of the last snapshot no read named at a place that changed, kept as still there
+    # (the change too small for a lift), and since then named by no read: `Snapshot.unread`
+    _unread: set[str] = field(default_factory=set)
     focus_reads: int = 0  # closer second looks at unexplained changes
     # One physical deck: codes that cannot be on the floor now (played or captured earlier
     # this round and not lying there). The Table keeps this up to date after every event.
@@ -454,8 +460,13 @@ class FloorTracker:
             boxes.update(r.boxes)
             unsure = (unsure - set(r.floor)) | r.unsure  # the latest read of each code decides
         n_renames = len(self.renames)
+        # a card kept unread stays so until a read names it again (its place no longer
+        # changes once the lift is over: a white card gathered off a pale cloth)
+        carried = {c for c in self._unread if c not in codes}
+        self._unread = set()
         if small is not None and self._ref is not None:
             self._keep_untouched(floor, boxes, small, mean)
+        self._unread |= carried & floor
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
         if self.learn:
             self.calibrate(mean[c] for c in floor if c in mean)
@@ -484,6 +495,7 @@ class FloorTracker:
             faint=faint,
             faint_box=faint_box,
             readings=readings,
+            unread=frozenset(self._unread & floor),
         )
 
     def _readings(self, new: set[str]) -> tuple:
@@ -504,6 +516,12 @@ class FloorTracker:
             self.cards[code] = self.cards.pop(was)
             self._known_conf.pop(was, None)
             self._known_conf[code] = float(confidence)
+
+    def forget(self, code: str) -> None:
+        """The card `code` of the last snapshot is not there (its owner judged it taken):
+        later reads no longer keep it."""
+        self.cards.pop(code, None)
+        self._known_conf.pop(code, None)
 
     def adopt(self, code: str, box, confidence: float) -> None:
         """A card read too faintly to accept lies at `box` as `code` (its owner judged it a
@@ -585,6 +603,17 @@ class FloorTracker:
                     floor.add(code)
                     boxes[code] = known
                     self.kept += 1
+                    self._unread.add(code)
+                if code in floor:
+                    # an unsure read of a new code at that very place is this card misread
+                    # (a hand or a card passed over it), not a card laid on it
+                    here = boxes.get(code, known)
+                    for other in [o for o in floor if o not in self.cards and o in boxes]:
+                        if mean.get(other, 1.0) < self.sure and _iou(boxes[other], here) >= (
+                            ONE_PLACE_IOU
+                        ):
+                            floor.discard(other)
+                            self.kept += 1
                 continue
             renamed = None
             for other in [o for o in floor if o not in self.cards and o in boxes]:
@@ -628,6 +657,17 @@ def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     mx, my = (known[2] - known[0]) * margin, (known[3] - known[1]) * margin
     return known[0] - mx <= cx <= known[2] + mx and known[1] - my <= cy <= known[3] + my
+
+
+def _iou(a: list[float], b: list[float]) -> float:
+    """Intersection over union of two boxes."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def same_place(a, b) -> bool:

@@ -30,6 +30,10 @@ class Snapshot:
     faint_box: tuple[float, ...] | None = None  # where the faintest-read card lies (pixels)
     # what the classifier said of each card new on the floor: (code, ((code, share), ...))
     readings: tuple[tuple[str, tuple[tuple[str, float], ...]], ...] = ()
+    # cards no read named at a place that changed, kept as still there (too small a change
+    # for a lift), and named by no read since: perhaps taken after all (a white card lifted
+    # off a white table)
+    unread: frozenset[str] = frozenset()
 
     def confidence_of(self, code: str) -> float | None:
         return next((c for k, c in self.confidences if k == code), None)
@@ -46,6 +50,9 @@ class RoundStart:
     t: float
     misdeal: tuple[str, ...] = ()
     confidences: tuple[float, ...] = ()  # how surely each floor card was read
+    # the 4th dealt card was read too faintly to accept and the first play came beside it:
+    # (code, share of its read, box) - named from that read, held on the floor at that box
+    faint: tuple[str, float, tuple[float, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,9 @@ class ObservedTurn:
     # what the classifier said of the card: ((code, share), ...), surest first (its runner-ups
     # name the card when the read was doubtful and the play it makes is a foul: `Table`)
     reading: tuple[tuple[str, float], ...] = ()
+    # the floor was seen cleared right after it (the round's last play: the leftovers,
+    # with it, went to the last capturer, R3.5): it no longer lies at `faint_box`
+    cleared: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,6 +213,34 @@ class TurnTracker:
         ]
         | None
     ) = None
+    # deal_faint(floor, faint, added, box) -> (card, share) or None: the 4th dealt card, read
+    # too faintly at `box` beside the 3 read plainly (`floor`), when the first play (`added`)
+    # came beside it
+    deal_faint: (
+        Callable[
+            [frozenset[str], dict[str, float], frozenset[str], tuple[float, ...]],
+            tuple[str, float] | None,
+        ]
+        | None
+    ) = None
+    # still_lying(floor_before, card, floor_after, faint, box) -> codes: cards that seemed to
+    # leave with a capture but lie on, read faintly at `box` (their place), when the play
+    # that took them is a foul and the play without them is legal
+    still_lying: (
+        Callable[
+            [frozenset[str], str, frozenset[str], dict[str, float], tuple[float, ...]],
+            frozenset[str],
+        ]
+        | None
+    ) = None
+    # still_gone(floor_before, card, floor_after, unread) -> codes: cards the tracker kept
+    # unread (`Snapshot.unread`) that the capture took after all, when the capture that left
+    # them is a foul and the capture that took them is legal
+    still_gone: (
+        Callable[[frozenset[str], str, frozenset[str], frozenset[str]], frozenset[str]] | None
+    ) = None
+    # last_play() -> whether the next play is the round's last (R8.7: the 48th)
+    last_play: Callable[[], bool] | None = None
     mode: str = DEAL
     floor: frozenset[str] = frozenset()
     seen_empty: bool = True
@@ -225,6 +263,10 @@ class TurnTracker:
     _faint: dict[str, float] = field(default_factory=dict)  # faint reads since the last play
     _faint_t: float | None = None  # when the first of them was seen settled
     _faint_box: tuple[float, ...] | None = None  # where the card read faintly lies
+    # a card of the deal read faintly: what was read of it, and where it lies; and the view
+    # before this one while dealing
+    _deal_faint: tuple[dict[str, float], tuple[float, ...]] | None = None
+    _deal_prev: frozenset[str] | None = None
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
@@ -240,6 +282,7 @@ class TurnTracker:
         self._last4 = None
         self._prompted = frozenset()
         self._cleared_t = None
+        self._deal_faint, self._deal_prev = None, None
 
     def set_floor(self, floor: frozenset[str] | tuple[str, ...]) -> None:
         """The floor is known to be `floor` (round started, referee decision): wait for a play."""
@@ -256,12 +299,12 @@ class TurnTracker:
             self._card = card
         return Reread(was, card, t)
 
-    def rename(self, was: str, card: str, sure: bool = False) -> None:
+    def rename(self, was: str, card: str, sure: bool = False, guess: bool = False) -> None:
         """A card the turns hold is `card`, not `was` (the Table renamed it); `sure`: the
-        card laid is no longer only a guess."""
+        card laid is no longer only a guess; `guess`: it is now only a guess."""
         self._rename(was, card, 0.0)
-        if sure and self._card == card:
-            self._unsure = False
+        if (sure or guess) and self._card == card:
+            self._unsure = guess
 
     def on_floor(self) -> frozenset[str]:
         """The codes that lie on the floor now as far as the turns know (with a laid or a
@@ -326,8 +369,9 @@ class TurnTracker:
 
     def _deal(self, snap: Snapshot) -> list[Intent]:
         s = snap.floor
+        prev, self._deal_prev = self._deal_prev, s
         if not s:
-            self.seen_empty = True
+            self.seen_empty, self._deal_faint = True, None
             return []
         left = self._leftovers
         if not self.seen_empty and not (left and (left <= s or s <= left)):
@@ -338,7 +382,12 @@ class TurnTracker:
             # alone are leftovers being gathered.
             self.seen_empty = True
         if not self.seen_empty or len(s) < 4:
+            self._note_deal_faint(snap)
             return []  # last round's leftovers not yet cleared, or the deal is in progress
+        started = self._faint_deal(snap, prev)
+        if started is not None:
+            return started
+        self._note_deal_faint(snap)
         if len(s) == 4:
             bad = tuple(sorted(c for c in s if self.bad_initial(c)))
             self._last4 = s
@@ -357,6 +406,52 @@ class TurnTracker:
             self.set_floor(last)
             return [RoundStart(last, snap.t, misdeal=bad), *self._idle(snap)]
         return []
+
+    def _note_deal_faint(self, snap: Snapshot) -> None:
+        """A card of the deal read too faintly to accept beside the cards read plainly (its
+        index faint): remember what was read of it, and where, until the floor is cleared
+        (the dealer's R1.3 fixes may come between)."""
+        if not self.seen_empty:
+            self._deal_faint = None
+        elif snap.faint and snap.faint_box is not None:
+            held = self._deal_faint
+            shares = dict(held[0]) if held is not None and held[1] == snap.faint_box else {}
+            for code, share in snap.faint:
+                shares[code] = max(share, shares.get(code, 0.0))
+            self._deal_faint = (shares, snap.faint_box)
+
+    def _faint_deal(self, snap: Snapshot, prev: frozenset[str] | None) -> list[Intent] | None:
+        """The first play came beside a deal whose 4th card was read only faintly: the deal
+        is the 3 cards read plainly in the view before (`prev`) and the faint one (named from
+        its read, kept at its place), and the card that came is the first play - never a
+        dealt card (R1.2)."""
+        held = self._deal_faint
+        if held is None or self.deal_faint is None or prev is None:
+            return None
+        faint, box = held
+        s = snap.floor
+        three, added = prev, s - prev
+        if len(s) != DEAL_FLOOR or len(three) != DEAL_FLOOR - 1 or not three < s:
+            return None
+        if added & faint.keys():
+            return None  # the faint card itself, now read plainly (or read otherwise)
+        named = self.deal_faint(three, faint, added, box)
+        if named is None or named[0] in s:
+            return None
+        self._deal_faint = None
+        card, share = named
+        dealt = three | {card}
+        bad = tuple(sorted(c for c in dealt if self.bad_initial(c)))
+        self.set_floor(dealt)
+        conf = dict(snap.confidences)
+        start = RoundStart(
+            dealt,
+            snap.t,
+            misdeal=bad,
+            confidences=tuple(share if c == card else conf.get(c, 1.0) for c in sorted(dealt)),
+            faint=(card, share, box),
+        )
+        return [start, *self._idle(replace(snap, floor=s | {card}, faint=()))]
 
     def _idle(self, snap: Snapshot) -> list[Intent]:
         f, s = self.floor, snap.floor
@@ -393,9 +488,13 @@ class TurnTracker:
                 card, share, sure = named
                 mid = f | {card}
                 self.floor = mid
+                # what was read of it (a plain read of one of its codes later may take the
+                # code back: `Table._take_back`)
+                read = _ranked(earlier)
                 turn = ObservedTurn(
                     card, f, mid, snap.t, earlier_t,
                     False, min(snap.confidence, share), not sure, None, faint_box=box,
+                    reading=read,
                 )  # fmt: skip
                 return [turn, *self._idle(replace(snap, floor=s | {card}, faint=()))]
         if removed and len(added) <= 1 and earlier and self.explain is not None:
@@ -413,6 +512,30 @@ class TurnTracker:
                     False, min(snap.confidence, share), False, None, by_capture=True,
                 )  # fmt: skip
                 return [turn, *(self._idle(snap) if added else [])]
+        if (
+            removed == f
+            and not added
+            and earlier
+            and box is not None
+            and self.trail_of is not None
+            and self.last_play is not None
+            and self.last_play()
+        ):
+            # The round's last card was read too faintly, then the floor was cleared, and no
+            # capture by it explains that: once the 48th card is played the last capturer
+            # takes what is left (R3.5, R8.7). The faint card took nothing: a trail, the
+            # round's last play (held as a guess when its read is not plain enough, R7).
+            named = self.trail_of(f, earlier, frozenset(), box)
+            if named is not None:
+                card, share, sure = named
+                self.floor = f | {card}
+                read = _ranked(earlier)
+                turn = ObservedTurn(
+                    card, f, f | {card}, snap.t, earlier_t,
+                    False, min(snap.confidence, share), not sure, None, faint_box=box,
+                    reading=read, cleared=True,
+                )  # fmt: skip
+                return [turn]
         if len(added) == 1 and not removed:
             (card,) = added
             unsure = card in snap.unsure
@@ -469,6 +592,15 @@ class TurnTracker:
         assert card is not None
         conf = min(self._conf, snap.confidence)
         if s < laid:  # cards left: the capture is complete
+            if snap.faint and snap.faint_box is not None and self.still_lying is not None:
+                # a card read faintly where one that seemed taken lay: it may lie there still
+                kept = self.still_lying(f, card, s, dict(snap.faint), snap.faint_box)
+                s = s | kept
+                if s == laid:
+                    return []
+            if snap.unread & s and self.still_gone is not None:
+                # a card kept unread where a hand passed: perhaps lifted with the others
+                s = s - self.still_gone(f, card, s, snap.unread & s)
             self.mode, self.floor = IDLE, s
             return [
                 ObservedTurn(
@@ -617,6 +749,11 @@ def _seen_turn(card: str, before, after, snap) -> ObservedTurn:
         snap.confidence_of(card),
         reading=snap.reading_of(card),
     )
+
+
+def _ranked(faint: dict[str, float]) -> tuple[tuple[str, float], ...]:
+    """A faint read as a reading: (code, share), likeliest first."""
+    return tuple(sorted(faint.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _one_play(before: frozenset[str], after: frozenset[str]) -> bool:

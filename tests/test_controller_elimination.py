@@ -122,6 +122,20 @@ def test_two_nines_never_seen_stay_with_the_referee_r7():
     assert settle_held(state) == []
 
 
+def test_two_nines_held_are_named_by_their_reads_when_one_way_is_far_likelier_r1_1_r7():
+    # The same two nines, each held with what the camera read of it: play 8's card read
+    # 9C 0.92, play 24's read 6D 0.5, 9D 0.2, 9C 0.02. Both ways are legal (R2.2), but 9C at
+    # play 8 and 9D at play 24 is 0.92 x 0.2 against 0.01 (a code a read does not list) x
+    # 0.02 the other way: the reads name them. Reads that hardly differ leave both held.
+    log, plays = _round_log(61)
+    state = replay(_hold(log, {8: None, 24: None}))
+    p8, p24 = _turn_id(log, 8), _turn_id(log, 24)
+    reads = {p8: (("9C", 0.92), ("9S", 0.04)), p24: (("6D", 0.5), ("9D", 0.2), ("9C", 0.02))}
+    assert named(settle_held(state, reads)) == [(p8, "9C"), (p24, "9D")]
+    close = {p8: (("9C", 0.3), ("9D", 0.25)), p24: (("9D", 0.3), ("9C", 0.25))}
+    assert settle_held(state, close) == []
+
+
 def test_a_held_guess_is_named_as_the_code_never_seen_r8_7():
     # A play held with a wrong guess: play 8's 9C held as a QS (a code another play holds).
     # The one code never seen is 9C and a 9C taking the 9H is legal (R2.2): the guess gives

@@ -13,7 +13,7 @@ from types import SimpleNamespace as NS
 
 import pytest
 
-from controller.events import FOUL, PROMPT, TURN
+from controller.events import CARD_LAID, FOUL, PROMPT, ROUND_STARTED, TURN
 from controller.simulator import Shot, SimVideo
 from controller.table import Table
 from controller.table_geometry import TableGeometry
@@ -550,3 +550,296 @@ def test_no_take_back_when_the_earlier_read_has_no_legal_runner_up_r7():
     plain = _guessed(clock, "8H QD TH 9H", "9H", (("TH", 0.99), ("9H", 0.01)), 0.7)
     (held,) = table.feed_snapshot(plain)
     assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9H")
+
+
+def _dealing(variant: str = "classic") -> tuple[Table, Clock]:
+    """A two-player table waiting for its first deal; seat 1 plays first (R1.5)."""
+    return Table(variant, 2, 0), Clock()
+
+
+def test_a_deals_faint_fourth_card_is_dealt_and_the_next_card_is_the_first_play_r1_2_r2_4():
+    # The dealer lays 2C 5S TH plainly and a 4th card read only faintly (QS 0.84, KC 0.48,
+    # JS 0.18) at its place. Seat 1's JC then lands beside them, read plainly: a deal lays
+    # 4 cards (R1.2), so the JC is the first play, not a dealt card (no misdeal prompt, R1.3).
+    # A J takes the whole floor (R2.4): JC takes 2C 5S TH and the faint QS.
+    log: list = []
+    table, clock = Table("classic", 2, 0, subscribers=[log.append]), Clock()
+    box = (700.0, 300.0, 780.0, 420.0)
+    for cards in ("2C", "2C 5S", "2C 5S TH"):
+        assert table.feed_snapshot(clock.snap(cards)) == []
+    faint = (("QS", 0.84), ("KC", 0.48), ("JS", 0.18))
+    snap = clock.snap("2C 5S TH")
+    assert table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box)) == []
+    started, laid = table.feed_snapshot(clock.snap("2C 5S TH JC"))
+    assert started.type == ROUND_STARTED and set(started.data["floor"]) == {"2C", "5S", "TH", "QS"}
+    assert started.data["faint"] == {"card": "QS", "share": 0.84, "box": list(box)}
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "JC", 1)
+    assert table.tracker.cards["QS"] == list(box)  # kept at its place in later views
+    (turn,) = table.feed_snapshot(clock.snap(""))
+    assert (turn.data["card"], turn.data["verdict"]) == ("JC", "sweep")
+    assert sorted(turn.data["takes"]) == ["2C", "5S", "QS", "TH"]
+    assert [e for e in log if e.type == PROMPT] == []  # no misdeal prompt: no J was dealt
+
+
+def _three_dealt_one_faint(faint: tuple) -> tuple[Table, Clock]:
+    """A deal whose 2C 5S TH were read plainly and its 4th card only faintly (`faint`)."""
+    table, clock = _dealing()
+    for cards in ("2C", "2C 5S", "2C 5S TH"):
+        table.feed_snapshot(clock.snap(cards))
+    snap = clock.snap("2C 5S TH")
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    return table, clock
+
+
+def test_a_faint_fourth_card_then_read_plainly_is_the_deal_itself_r1_2():
+    # The 4th card read faintly (QS 0.6) is then read plainly as QS: the deal is the 4 cards
+    # read, no play yet.
+    table, clock = _three_dealt_one_faint((("QS", 0.6), ("KS", 0.2)))
+    (started,) = table.feed_snapshot(clock.snap("2C 5S TH QS"))
+    assert set(started.data["floor"]) == {"2C", "5S", "TH", "QS"}
+    assert "faint" not in started.data
+    assert table.state.turns() == []
+
+
+def test_a_restarted_table_keeps_a_faint_dealt_card_where_it_lies():
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    box = (700.0, 300.0, 780.0, 420.0)
+    for cards in ("2C", "2C 5S", "2C 5S TH"):
+        table.feed_snapshot(clock.snap(cards))
+    snap = clock.snap("2C 5S TH")
+    faint = (("QS", 0.84), ("KS", 0.05))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box))
+    table.feed_snapshot(clock.snap("2C 5S TH 8D"))  # seat 1's 8D: a trail (nothing sums to 8)
+    resumed = Table(events=log)
+    assert resumed.tracker.cards["QS"] == list(box)
+    assert set(resumed.state.floor) == {"2C", "5S", "TH", "QS", "8D"}
+    assert resumed.state.to_dict() == table.state.to_dict()
+
+
+def test_a_card_read_faintly_where_it_lay_after_a_capture_lies_on_r2_2_r2_3():
+    # The floor is 2C QS. Seat 1's 2S takes the 2C (R2.2); as the hand scoops, the QS beside
+    # it is read only faintly (JS 0.54, QS 0.23) at its own place. A 2 never takes a Q
+    # (R2.1, R2.3), so the QS was not taken: the 2S's capture is legal and the QS lies on.
+    table, clock = dealt(floor="2C QS 9H KD")
+    box = (600.0, 300.0, 680.0, 420.0)
+    table.tracker.cards["QS"] = list(box)
+    table.feed_snapshot(clock.snap("2C QS 9H KD 2S"))
+    snap = clock.snap("9H KD")
+    faint = (("JS", 0.54), ("QS", 0.23), ("JD", 0.08))
+    (turn,) = table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box))
+    assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "2S", "capture")
+    assert turn.data["takes"] == ["2C"]
+    assert set(table.state.floor) == {"QS", "9H", "KD"}
+    assert table.tracker.cards["QS"] == list(box)  # kept at its place in later views
+
+
+def test_a_card_read_faintly_elsewhere_leaves_the_foul_to_the_referee_r7():
+    # The same scoop, but the faint read lies away from where the QS lay: nothing says the
+    # QS is still there, so the 2S taking it is a foul for the referee (R7).
+    table, clock = dealt(floor="2C QS 9H KD")
+    table.tracker.cards["QS"] = [600.0, 300.0, 680.0, 420.0]
+    table.feed_snapshot(clock.snap("2C QS 9H KD 2S"))
+    snap = clock.snap("9H KD")
+    faint = (("JS", 0.54), ("QS", 0.23))
+    (foul,) = table.feed_snapshot(
+        Snapshot(snap.t, snap.floor, faint=faint, faint_box=(100.0, 500.0, 180.0, 620.0))
+    )
+    assert (foul.type, foul.data["foul"]) == (FOUL, "wrong_capture")
+
+
+def test_a_plain_read_takes_its_code_back_from_an_earlier_faint_guess_r1_1_r7():
+    # Seat 1's card is read only faintly where it lies (KD 0.86, QH 0.79: no clear leader),
+    # so its trail is held with KD as a guess (R7); seat 0's JS sweeps the floor with it
+    # (R2.4). Seat 1's next card is read plainly as KD (0.84): one deck, the KD was "taken",
+    # so the tracker could only guess KH. A read too faint to accept never outweighs a plain
+    # one, whatever its share: the camera corrects the held turn to QH (a trail: no Q lay there, R2.3, R2.7) and
+    # the new card is the KD's trail on the empty floor.
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("3D 9S KS 5C"))
+    snap = clock.snap("3D 9S KS 5C")
+    faint = (("KD", 0.86), ("QH", 0.79), ("QD", 0.14))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    held, laid = table.feed_snapshot(clock.snap("3D 9S KS 5C JS"))
+    assert (held.type, held.data["verdict"], held.data["card"], held.data["seat"]) == (
+        FOUL, "unreadable", "KD", 1
+    )  # fmt: skip
+    assert (laid.data["card"], laid.data["seat"]) == ("JS", 0)
+    (sweep,) = table.feed_snapshot(clock.snap(""))
+    assert sweep.data["verdict"] == "sweep" and "KD" in sweep.data["takes"]
+    plain = _guessed(clock, "KH", "KH", (("KD", 0.84), ("TD", 0.04), ("KH", 0.03)), 0.31)
+    fix, turn = table.feed_snapshot(plain)
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", held.id, {"card": "QH", "by": "camera"}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
+        TURN, "KD", 1, "trail"
+    )  # fmt: skip
+    assert table.state.floor == ("KD",)
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_faint_dealt_card_is_remembered_through_the_dealers_fixes_r1_2_r1_3():
+    # The dealer lays 2C, JC, QH and a 4th card read only faintly (QC 0.94, KC 0.93). The JC
+    # goes back (R1.3) and its replacement JS too; the 8D replaces it. Seat 1's 5C then
+    # lands: the deal was 2C QH 8D and the faint card (QC, the likelier code), and the 5C is
+    # the first play - a trail (nothing sums to 5 there, R2.2), not a dealt card.
+    table, clock = _dealing("lebanese")
+    box = (700.0, 300.0, 780.0, 420.0)
+    table.feed_snapshot(clock.snap("2C"))
+    table.feed_snapshot(clock.snap("2C JC"))
+    table.feed_snapshot(clock.snap("2C JC QH"))
+    snap = clock.snap("2C JC QH")
+    faint = (("QC", 0.94), ("KC", 0.93), ("KS", 0.04))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box))
+    for cards in ("2C QH", "2C JS QH", "2C QH", "2C 8D QH"):
+        assert [e.type for e in table.feed_snapshot(clock.snap(cards))] == []
+    started, trail = table.feed_snapshot(clock.snap("2C 5C 8D QH"))
+    assert set(started.data["floor"]) == {"2C", "8D", "QH", "QC"}
+    assert (trail.type, trail.data["card"], trail.data["seat"], trail.data["verdict"]) == (
+        TURN, "5C", 1, "trail"
+    )  # fmt: skip
+
+
+def test_a_faint_read_too_weak_to_count_a_card_leaves_the_deal_as_read_r1_2():
+    # A read under half the probability (KS 0.3) is no card: the 4 cards read plainly are
+    # the deal.
+    table, clock = _three_dealt_one_faint((("KS", 0.3), ("QS", 0.2)))
+    (started,) = table.feed_snapshot(clock.snap("2C 5S TH 8D"))
+    assert set(started.data["floor"]) == {"2C", "5S", "TH", "8D"}
+    assert table.state.turns() == []
+
+
+def test_a_card_kept_unread_after_a_sweep_was_swept_too_r2_4():
+    # Seat 1's JS sweeps 9C 5H 4S KD (R2.4). After the scoop no read names the KD, but its
+    # place changed less than a lifted card's usually does (a white card off a white table),
+    # so the tracker kept it, unread. A J takes the whole floor: leaving the KD would be a
+    # wrong capture, taking it is the legal sweep; the KD went with the others.
+    table, clock = dealt()
+    table.tracker.cards["KD"] = [600.0, 300.0, 680.0, 420.0]
+    table.feed_snapshot(clock.snap("9C 5H 4S KD JS"))
+    snap = clock.snap("KD")
+    (turn,) = table.feed_snapshot(Snapshot(snap.t, snap.floor, unread=frozenset({"KD"})))
+    assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "JS", "sweep")
+    assert sorted(turn.data["takes"]) == ["4S", "5H", "9C", "KD"]
+    assert table.state.floor == ()
+    assert "KD" not in table.tracker.cards  # later views no longer keep it
+
+
+def test_a_card_read_where_it_lies_after_a_sweep_leaves_the_foul_to_the_referee_r2_4_r7():
+    # The same sweep, but the KD is read plainly where it lies: the player left it, a wrong
+    # capture for the referee (R7).
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD JS"))
+    (foul,) = table.feed_snapshot(clock.snap("KD"))
+    assert (foul.type, foul.data["foul"]) == (FOUL, "wrong_capture")
+    assert table.state.floor == ("KD",)
+
+
+def test_a_plain_read_of_a_code_a_weak_doubtful_read_holds_takes_it_back_r1_1_r7():
+    # Seat 1 trailed a card read doubtfully as TC (TC 0.71, 8C 0.14, 6C 0.13); seat 0's JS
+    # swept it away with the floor (R2.4). Seat 1's next card is read plainly as TC (0.94):
+    # one deck, so the earlier read was the misread. The camera corrects that turn to the
+    # likeliest runner-up that keeps it legal (8C: a trail there too, nothing sums to 8,
+    # R2.2, R2.7), and the new card is the TC's trail - never a duplicate card.
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("5D QH KS 4H"))
+    reading = (("TC", 0.71), ("8C", 0.14), ("6C", 0.13))
+    (doubt,) = table.feed_snapshot(_laid(clock, "5D QH KS 4H TC", "TC", 0.24, reading))
+    assert (doubt.data["card"], doubt.data["seat"], doubt.data["doubtful"]) == ("TC", 1, True)
+    table.feed_snapshot(clock.snap("5D QH KS 4H TC JS"))
+    (sweep,) = table.feed_snapshot(clock.snap(""))
+    assert sweep.data["verdict"] == "sweep" and "TC" in sweep.data["takes"]
+    fix, turn = table.feed_snapshot(_laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("TD", 0.04))))
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", doubt.id, {"card": "8C", "by": "camera"}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
+        TURN, "TC", 1, "trail"
+    )  # fmt: skip
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def _weak_tc_swept(reading: tuple) -> tuple[Table, list, object, Clock]:
+    """Seat 1 trailed a card read doubtfully as TC (`reading`); seat 0's JS swept it away
+    with the floor (R2.4). Returns the table, its log, the doubtful turn and the clock."""
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("5D QH KS 4H"))
+    (doubt,) = table.feed_snapshot(_laid(clock, "5D QH KS 4H TC", "TC", 0.24, reading))
+    table.feed_snapshot(clock.snap("5D QH KS 4H TC JS"))
+    (sweep,) = table.feed_snapshot(clock.snap(""))
+    assert sweep.data["verdict"] == "sweep" and "TC" in sweep.data["takes"]
+    return table, log, doubt, clock
+
+
+def test_a_plain_read_takes_its_code_even_from_a_weak_reads_last_code_in_play_r1_1_r7():
+    # The TC's read gave 4H 0.2 and 8C only 0.05; the 4H lay on the floor and went with the
+    # sweep (R2.4), so of that read only the 8C is still in play. Seat 1's next card is read
+    # plainly as TC (0.94): one deck, the earlier card was not the TC, whatever it was, and
+    # the 8C is the one code its read leaves (a trail: nothing sums to 8, R2.2, R2.7).
+    table, log, doubt, clock = _weak_tc_swept((("TC", 0.71), ("4H", 0.2), ("8C", 0.05)))
+    fix, turn = table.feed_snapshot(_laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("TD", 0.04))))
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", doubt.id, {"card": "8C", "by": "camera"}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "TC", "trail")
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_plain_read_of_a_code_the_weak_read_cannot_give_up_is_held_never_a_duplicate_r7():
+    # The TC's read named no other code still in play (the 4H went with the sweep), so the
+    # earlier turn keeps the TC. Seat 1's next card, read plainly as TC, cannot be named
+    # surely: its play is held for the referee with its guess (R7 `unreadable`), never
+    # scored as a duplicate card, and every event still applies to the state.
+    table, log, doubt, clock = _weak_tc_swept((("TC", 0.71), ("4H", 0.2)))
+    (held,) = table.feed_snapshot(_laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("4H", 0.04))))
+    assert (held.type, held.data["verdict"], held.data["seat"]) == (FOUL, "unreadable", 1)
+    assert held.data.get("foul") != "duplicate_card"
+    kept = next(tr for tr in table.state.turns() if tr.event_id == doubt.id)
+    assert (kept.card, kept.verdict) == ("TC", "trail")
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_the_rounds_last_card_read_faintly_then_gathered_was_a_trail_r3_5_r8_7():
+    # Round 1's 48th card, the QS, trails beside 5D 8S JH (no Q lies there: a trail, R2.3,
+    # R2.7), and the last capturer then takes what is left (R3.5). The camera reads the QS
+    # only faintly (QS 0.62, KS 0.2) before the floor is cleared. No capture by it explains
+    # the cleared floor: it was the round's last play, a trail; the round ends with its 48
+    # plays and the true score, and nobody is asked to show a card.
+    from controller.simulator import simulate
+    from engine.record import score_record
+
+    video = simulate("classic", 2, 60, rounds=1, fouls=0, fast_share=0.0)
+    last = video.game.rounds[0].plays[-1]
+    assert (last.card, set(last.floor_before)) == ("QS", {"5D", "8S", "JH"})
+    assert set(last.floor_after) == {"5D", "8S", "JH", "QS"}
+    log: list = []
+    table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    for t, floor in video.still_floors():
+        if floor == frozenset(last.floor_after):
+            faint = (("QS", 0.62), ("KS", 0.2))
+            snap = Snapshot(t, floor - {"QS"}, faint=faint, faint_box=(600.0, 300, 680, 420))
+        else:
+            snap = Snapshot(t, floor)
+        table.feed_snapshot(snap)
+    ended = [e for e in log if e.type == "round_ended"]
+    assert len(ended) == 1 and "short" not in ended[0].data
+    final = [e for e in log if e.type in (TURN, FOUL)][-1]
+    assert (final.data["card"], final.data["verdict"], final.data["play"]) == ("QS", "trail", 47)
+    assert final.data["faint"] is True
+    assert not [e for e in log if e.type == PROMPT and e.data["kind"] == "show_card"]
+    assert table.result()["rounds"] == score_record(video.game.record)["rounds"]
+    assert "QS" not in table.tracker.cards  # gathered with the leftovers: no card lies there
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()

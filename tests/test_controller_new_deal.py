@@ -311,3 +311,30 @@ def test_ending_the_round_as_seen_settles_its_show_card_prompt_r7():
     assert table.state.pending() == []
     assert not next(p for p in table.state.prompts if p.event_id == prompt.id).open
     assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_leftover_kept_unread_was_gathered_and_is_no_dealt_card_r3_5():
+    # Round 1 ends right after its deal (the referee, R7): the 2H 3S 9D KC lie there as its
+    # leftovers. They are gathered (R3.5), but the tracker keeps the 9D though no read has
+    # named it since its place changed (a white card lifted off a pale cloth changes its
+    # place too little for a lift: `Snapshot.unread`). It was gathered with the others: the
+    # next round's deal is the AH 6S 8D QC laid after, and the 9D is no dealt card.
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    deal = frozenset({"2H", "3S", "9D", "KC"})
+    table.feed_snapshot(Snapshot(1.0, deal))
+    table.referee("end_round", t=2.0)
+    ghost = frozenset({"9D"})
+    for t, v in [
+        (3.0, ghost),
+        (4.0, ghost | {"AH"}),
+        (5.0, ghost | {"AH", "6S"}),
+        (6.0, ghost | {"AH", "6S", "8D"}),
+        (7.0, ghost | {"AH", "6S", "8D", "QC"}),
+    ]:
+        table.feed_snapshot(Snapshot(t, v, unread=ghost))
+    started = [e for e in log if e.type == "round_started"]
+    assert [sorted(e.data["floor"]) for e in started] == [sorted(deal), ["6S", "8D", "AH", "QC"]]
+    assert started[1].t == 7.0
+    assert table.state.floor and set(table.state.floor) == {"AH", "6S", "8D", "QC"}
+    assert not [e for e in log if e.type in ("turn", "foul") and e.data.get("round") == 1]

@@ -324,3 +324,94 @@ def test_a_card_slapped_on_the_card_it_captures_hides_it_until_the_scoop():
     snaps, _tracker = _lay_and_read([c9, qh], h9, drop="9C")
     assert snaps[0] == frozenset({"9C", "QH"})
     assert snaps[-1] == frozenset({"9C", "QH", "9H"})
+
+
+def test_a_card_misread_where_it_lies_after_a_lay_is_one_card_not_two():
+    """One deck, one place, one card: the 3D lands over the KD's lower edge, and afterwards
+    the KD is no longer named there; an unsure read of another code (7S, 0.45) lies at the
+    KD's very place. That is the KD misread, not a 7S laid on it: the floor is KD QS 3D."""
+    from vision.scene import CardPlacement
+
+    kd = CardPlacement("KD", (600.0, 300.0), 3.0, 115.0)
+    qs = CardPlacement("QS", (380.0, 330.0), -4.0, 115.0)
+    d3 = CardPlacement("3D", (605.0, 395.0), -2.0, 115.0)  # overlaps the KD's lower fifth
+    shots = [Shot(0.8, [kd, qs], [], frozenset({"KD", "QS"})), *lay_shots([kd, qs], d3)]
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+
+    class Misreads(LabelReader):
+        def observe(self, image, t):
+            obs = super().observe(image, t)
+            for card in obs.cards:
+                if t > 1.6 and card.code == "KD":
+                    card.code, card.confidence = "7S", 0.45
+            return obs
+
+    reader = Misreads(GEO)
+    # thresholds as absolute confidences: the 7S read (0.45) is a new card's (0.4), not sure
+    tracker = FloorTracker(GEO, reader.observe, TrackerConfig(reference=1.0))
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap.floor)
+    assert snaps[0] == frozenset({"KD", "QS"})
+    assert snaps[-1] == frozenset({"KD", "QS", "3D"})
+
+
+def test_a_card_kept_though_no_read_names_it_is_marked_unread():
+    """The KD the 3D lands over is no longer named, and kept (its place changed too little
+    for a lift): the snapshot says it is held unread, so a capture may still take it (the
+    Table decides); the cards read plainly are not marked."""
+    from vision.scene import CardPlacement
+
+    kd = CardPlacement("KD", (600.0, 300.0), 3.0, 115.0)
+    qs = CardPlacement("QS", (380.0, 330.0), -4.0, 115.0)
+    d3 = CardPlacement("3D", (605.0, 395.0), -2.0, 115.0)
+    shots = [Shot(0.8, [kd, qs], [], frozenset({"KD", "QS"})), *lay_shots([kd, qs], d3)]
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+    reader = LabelReader(GEO)
+    tracker = FloorTracker(GEO, reader.observe)
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = [lab for lab in labels if t <= 1.6 or lab.code != "KD"]
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap)
+    assert snaps[0].unread == frozenset()
+    assert snaps[-1].floor == frozenset({"KD", "QS", "3D"})
+    assert snaps[-1].unread == frozenset({"KD"})
+
+
+def test_a_card_kept_unread_stays_unread_until_a_read_names_it_again():
+    """Once kept unread, the KD's place no longer changes (the lift, if it was one, is
+    over): the next snapshot, made by a card laid far from it, still says it is held unread;
+    when a read names the KD again it is a card read like any other."""
+    from vision.scene import CardPlacement
+
+    kd = CardPlacement("KD", (600.0, 300.0), 3.0, 115.0)
+    qs = CardPlacement("QS", (380.0, 330.0), -4.0, 115.0)
+    d3 = CardPlacement("3D", (605.0, 395.0), -2.0, 115.0)
+    c5 = CardPlacement("5C", (830.0, 330.0), 5.0, 115.0)
+    h9 = CardPlacement("9H", (400.0, 480.0), -3.0, 115.0)
+    shots = [
+        Shot(0.8, [kd, qs], [], frozenset({"KD", "QS"})),
+        *lay_shots([kd, qs], d3),  # t 0.8-2.4: the KD no longer read after 1.6
+        *lay_shots([kd, qs, d3], c5),  # t 2.4-4.0: still not read
+        *lay_shots([kd, qs, d3, c5], h9),  # t 4.0-5.6: read again
+    ]
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+    reader = LabelReader(GEO)
+    tracker = FloorTracker(GEO, reader.observe)
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = [lab for lab in labels if not 1.6 < t <= 4.0 or lab.code != "KD"]
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap)
+    by_floor = {len(s.floor): s for s in snaps}
+    assert by_floor[3].unread == frozenset({"KD"})
+    assert by_floor[4].floor == frozenset({"KD", "QS", "3D", "5C"})
+    assert by_floor[4].unread == frozenset({"KD"})
+    assert by_floor[5].floor == frozenset({"KD", "QS", "3D", "5C", "9H"})
+    assert by_floor[5].unread == frozenset()
