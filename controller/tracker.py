@@ -71,6 +71,7 @@ class TrackerConfig:
     # width) past the floor's edge: a players' pile spilling over the line is no hand
     focus_reads: bool = True  # read again, closer, where something new lies unread
     focus_min_px: int = 25  # ... if at least this many changed motion pixels (a card: ~140)
+    focus_wider: float = 2.0  # ... and again this many card heights around it if nothing there
     # A card no read names any more is gone only if most of its place changed (a lifted card:
     # 0.87-0.97 of it, measured on rendered matches; a card beside a landing one: up to 0.3)
     lifted_change: float = 0.6
@@ -316,19 +317,34 @@ class FloorTracker:
             key=lambda st: -st[4],
         )[:2]
         for bx, by, bw, bh, _area in blobs:
-            x1 = int(max(0, bx / sx - card))
-            y1 = int(max(0, by / sy - card))
-            x2 = int(min(w, (bx + bw) / sx + card))
-            y2 = int(min(h, (by + bh) / sy + card))
-            self.focus_reads += 1
-            obs = self.recognize(frame[y1:y2, x1:x2], t)
-            # A card cut by the crop's edge is a card the full view already read: leave it.
-            cut = (x1 > 0, y1 > 0, x2 < w, y2 < h)
-            cards = [
-                d for d in getattr(obs, "cards", obs) if not _cut(d.box, x2 - x1, y2 - y1, cut)
-            ]
-            # Named into the same read: a card seen in both views is one card (one deck).
-            self._to_read(cards, (w, h), (x1, y1), read)
+            blob = (bx / sx, by / sy, (bx + bw) / sx, (by + bh) / sy)
+            for margin in (1.0, *((self.config.focus_wider,) if self.config.focus_wider else ())):
+                # a wider look when the first found nothing there (the detector's fitted
+                # scale differs with the crop's size: a card missed in one crop shows in another)
+                if self._focus_look(frame, t, read, blob, margin * card):
+                    break
+
+    def _focus_look(
+        self, frame: np.ndarray, t: float, read: Read, blob: tuple[float, ...], margin: float
+    ) -> bool:
+        """Read the frame around `blob` (pixels, `margin` around it) into `read`; whether a
+        card new to the read now lies over the blob."""
+        h, w = frame.shape[:2]
+        x1 = int(max(0, blob[0] - margin))
+        y1 = int(max(0, blob[1] - margin))
+        x2 = int(min(w, blob[2] + margin))
+        y2 = int(min(h, blob[3] + margin))
+        self.focus_reads += 1
+        obs = self.recognize(frame[y1:y2, x1:x2], t)
+        # A card cut by the crop's edge is a card the full view already read: leave it.
+        cut = (x1 > 0, y1 > 0, x2 < w, y2 < h)
+        cards = [d for d in getattr(obs, "cards", obs) if not _cut(d.box, x2 - x1, y2 - y1, cut)]
+        before, unnamed = set(read.boxes), len(read.unreadable)
+        # Named into the same read: a card seen in both views is one card (one deck).
+        self._to_read(cards, (w, h), (x1, y1), read)
+        fresh = [read.boxes[c] for c in set(read.boxes) - before]
+        fresh += [b for b, _conf in read.unreadable[unnamed:]]
+        return any(_overlaps(b, blob) for b in fresh)
 
     def _to_read(
         self, obs: Any, size: tuple[int, int], offset: tuple[int, int], read: Read | None = None
@@ -657,6 +673,11 @@ def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     mx, my = (known[2] - known[0]) * margin, (known[3] - known[1]) * margin
     return known[0] - mx <= cx <= known[2] + mx and known[1] - my <= cy <= known[3] + my
+
+
+def _overlaps(a, b) -> bool:
+    """Whether two boxes (x1, y1, x2, y2) share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _iou(a: list[float], b: list[float]) -> float:

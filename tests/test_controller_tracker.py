@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace as NS
 
+import cv2
 import numpy as np
 import pytest
 
@@ -415,3 +416,62 @@ def test_a_card_kept_unread_stays_unread_until_a_read_names_it_again():
     assert by_floor[4].unread == frozenset({"KD"})
     assert by_floor[5].floor == frozenset({"KD", "QS", "3D", "5C", "9H"})
     assert by_floor[5].unread == frozenset()
+
+
+class ScaleShyReader(LabelReader):
+    """Exact labels, but the card `shy` is found only in a crop at least `min_width` px wide
+    that is not the floor crop: a detector whose fitted scale misses it in the floor view and
+    in a close look, and finds it in a wider one (a bellot QH lying alone)."""
+
+    def __init__(self, geometry: TableGeometry, shy: str, min_width: int) -> None:
+        super().__init__(geometry)
+        self.shy, self.min_width = shy, min_width
+        self.frame = None
+        self.looks: list[tuple[int, int]] = []
+
+    def observe(self, image, t):
+        if image.shape[:2] == self.shape:
+            seen = super().observe(image, t)
+            return NS(t=t, cards=[c for c in seen.cards if c.code != self.shy])
+        self.looks.append(image.shape[:2])
+        if image.shape[1] < self.min_width:
+            return NS(t=t, cards=[])
+        hit = cv2.matchTemplate(self.frame, np.ascontiguousarray(image), cv2.TM_SQDIFF)
+        ox, oy = cv2.minMaxLoc(hit)[2]  # where this crop lies in the frame
+        h, w = image.shape[:2]
+        cards = [
+            NS(code=lab.code, confidence=0.97,
+               box=[lab.box[0] - ox, lab.box[1] - oy, lab.box[2] - ox, lab.box[3] - oy])
+            for lab in self.labels
+            if lab.code == self.shy and ox <= lab.box[0] and lab.box[2] <= ox + w
+            and oy <= lab.box[1] and lab.box[3] <= oy + h
+        ]  # fmt: skip
+        return NS(t=t, cards=cards)
+
+
+@pytest.mark.parametrize("wider", [2.0, 0.0])
+def test_a_card_missed_where_it_landed_is_looked_for_again_wider(wider):
+    """A 3D lands alone beside the KD and QS; the detector misses it in the floor view and in
+    the close look at the change it made, and finds it in a look twice as wide: the snapshot
+    holds it. Without the wider look it is missed."""
+    from vision.scene import CardPlacement
+
+    kd = CardPlacement("KD", (600.0, 300.0), 3.0, 115.0)
+    qs = CardPlacement("QS", (380.0, 330.0), -4.0, 115.0)
+    d3 = CardPlacement("3D", (880.0, 420.0), -2.0, 115.0)
+    shots = [Shot(0.8, [kd, qs], [], frozenset({"KD", "QS"})), *lay_shots([kd, qs], d3)]
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+    reader = ScaleShyReader(GEO, "3D", 450)
+    tracker = FloorTracker(GEO, reader.observe, TrackerConfig(focus_wider=wider))
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels, reader.frame = labels, frame
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap.floor)
+    assert snaps[0] == frozenset({"KD", "QS"})
+    if wider:
+        assert snaps[-1] == frozenset({"KD", "QS", "3D"})
+        assert any(w < 450 for _h, w in reader.looks) and any(w >= 450 for _h, w in reader.looks)
+    else:
+        assert snaps[-1] == frozenset({"KD", "QS"})
