@@ -255,7 +255,8 @@ class Table:
     def _soft_gone(self) -> frozenset[str]:
         """Codes this round's turns hold only on a doubtful read that gave the code under
         TAKE_BACK_SHARE of its probability (its turn not decided by the referee), and that
-        no other turn played or took: the card of that code may still come, read plainly."""
+        no other turn played: the card of that code may still come, read plainly. (A capture
+        that took such a card keeps it soft: the code was still only that weak read's.)"""
         rnd = self.state.current_round
         if rnd is None:
             return frozenset()
@@ -523,7 +524,7 @@ class Table:
                         if code in after:
                             lies = self.tracker.cards.get(obs.card)
                             if lies is not None:  # where it lies (a restarted table keeps it)
-                                data["box"] = [round(float(v), 1) for v in lies]
+                                data["box"] = _rounded(lies)
                             self._rename_lying(obs.card, code, obs.confidence)
                 data.update(v.to_dict())
                 if v.verdict == "foul":
@@ -864,30 +865,48 @@ class Table:
         the earlier read was the misread. Its turn is corrected by the camera to the runner-up
         of its own read that keeps it legal (R7; renamed where it lies), and this card takes
         the code. Nothing changes when no runner-up keeps the earlier turn legal. A card the
-        tracker named by that code itself (the code only soft-gone: `_soft_gone`) takes it
-        the same way, from any code of the earlier read still in play; when none keeps the
-        earlier turn legal it is named otherwise (`_not_own`), never a duplicate card."""
+        tracker named by a code only a weak doubtful read holds (`_soft_gone`) takes it the
+        same way when read plainly as it, from any code of the earlier read still in play;
+        otherwise (read less plainly, or no code keeps the earlier turn legal) it is named as
+        if the code were gone (`_not_own`): never a duplicate card."""
         card = getattr(intent, "card", None)
         rnd = self.state.current_round
         if not card or rnd is None or rnd.ended:
             return intent
-        # a guess whose plain read named the code (one deck), or a card read plainly as a code
-        # only a weak doubtful read holds (the tracker was told it may come: `_soft_gone`)
         before = getattr(intent, "floor_before", self.turns.on_floor())
         own = card in self._soft and card not in before
         if not own and not getattr(intent, "unsure", False):
             return intent
         reading = snap.reading_of(card)
-        if not reading or (reading[0][0] == card) != own or reading[0][1] < TAKE_BACK_SHARE:
+        if not reading:
             return intent
         code, plain = reading[0]
+        taken = None
+        if plain >= TAKE_BACK_SHARE and (code == card) == own:
+            # a card read plainly as a soft code, or a guess whose plain read named a code
+            taken = self._take_code(intent, snap, code, plain, own)
+        elif own and getattr(intent, "unsure", False) and plain >= TAKE_BACK_SHARE:
+            # a guess that fell on a soft code: its plain read's own code first
+            taken = self._take_code(intent, snap, code, plain, False)
+        if taken is not None:
+            return taken
+        return self._not_own(intent, snap, card, reading) if own else intent
+
+    def _take_code(
+        self, intent: Any, snap: Snapshot, code: str, plain: float, own: bool
+    ) -> Any | None:
+        """`_take_back`'s correction: the earlier doubtful turn holding `code` is corrected by
+        the camera to a code of its own read that keeps it legal, and the intent takes `code`
+        (`own`: the intent's card is `code` already). None when nothing was corrected."""
+        card = intent.card
+        rnd = self.state.current_round
         earlier = next((tr for tr in reversed(rnd.live_turns()) if tr.card == code), None)
         first = self._readings.get(earlier.event_id) if earlier is not None else None
         if earlier is None or not first or not earlier.doubtful or earlier.decided_by:
-            return intent
+            return None
         top = dict(first).get(code, first[0][1])
         if top >= plain and earlier.event_id not in self._faint_turns:
-            return intent  # (a read too faint to accept never outweighs a plain one)
+            return None  # (a read too faint to accept never outweighs a plain one)
         gone = self._gone_this_round()
         lying = self.turns.on_floor() | set(self.tracker.cards)
         # the earlier read's runner-ups: at least half its share for its code (and at least
@@ -903,39 +922,45 @@ class Table:
             if data is None:
                 continue
             self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
-            renames = {card: code}
             if own:
                 return replace(intent, unsure=False) if hasattr(intent, "unsure") else intent
+            renames = {card: code}
             if code in self.turns.on_floor():
                 self._rename_lying(code, alt, 0.0)  # the misread card, where it lies
                 renames[code] = alt
             return self._claim(intent, renames, snap.confidence_of(card) or plain)
-        if own:
-            return self._not_own(intent, snap, card, reading)
-        return intent
+        return None
 
     def _not_own(self, intent: Any, snap: Snapshot, card: str, reading: tuple) -> Any:
-        """A card read plainly as a code only a weak doubtful read of an earlier turn holds,
-        when no runner-up of that read keeps the earlier turn legal: the earlier turn keeps
-        the code (one deck), and this card is named as the tracker names a card whose code is
-        gone (`FloorTracker._name`): its read's likeliest runner-up still in play, only a guess
+        """A card named by a code only a weak doubtful read of an earlier turn holds, not read
+        plainly as it or with no code of that read keeping the earlier turn legal: the
+        earlier turn keeps the code (one deck), and this card is named as the tracker names a
+        card whose code is gone (`FloorTracker._name`): its read's likeliest other code still
+        in play, its confidence scaled by that code's share (a doubtful read), only a guess
         under `alt_min_share`. The code is no longer soft this round."""
         self._kept.add(card)
         gone = self._gone_this_round() | {card}
         lying = self.turns.on_floor() | set(self.tracker.cards)
         top = max(reading[0][1], 1e-9)
         conf = snap.confidence_of(card) or reading[0][1]
-        for alt, share in reading[1:]:
-            if alt in gone or alt in lying:
+        for alt, share in reading:
+            if alt == card or alt in gone or alt in lying:
                 continue
             guess = share < self.tracker.config.alt_min_share
-            self._rename_lying(card, alt, conf if guess else conf * share / top, guess=guess)
+            named = conf if guess else conf * share / top
+            self._rename_lying(card, alt, named, guess=guess)
+            self.turns.rename(alt, alt, confidence=named)
             changed = _renamed(intent, {card: alt})
-            return (
-                replace(changed, unsure=True) if guess and hasattr(changed, "unsure") else changed
-            )
+            fields: dict[str, Any] = {}
+            if guess and hasattr(changed, "unsure"):
+                fields["unsure"] = True
+            if hasattr(changed, "confidence"):
+                fields["confidence"] = min(changed.confidence, named)
+            if hasattr(changed, "card_confidence"):
+                fields["card_confidence"] = named
+            return replace(changed, **fields)
         # no code of its read is still in play: the code kept, only as a guess (held, R7)
-        self._rename_lying(card, card, conf, guess=True)
+        self.turns.rename(card, card, guess=True)
         return replace(intent, unsure=True) if hasattr(intent, "unsure") else intent
 
     def _camera_correction(

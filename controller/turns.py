@@ -299,12 +299,24 @@ class TurnTracker:
             self._card = card
         return Reread(was, card, t)
 
-    def rename(self, was: str, card: str, sure: bool = False, guess: bool = False) -> None:
+    def rename(
+        self,
+        was: str,
+        card: str,
+        sure: bool = False,
+        guess: bool = False,
+        confidence: float | None = None,
+    ) -> None:
         """A card the turns hold is `card`, not `was` (the Table renamed it); `sure`: the
-        card laid is no longer only a guess; `guess`: it is now only a guess."""
+        card laid is no longer only a guess; `guess`: it is now only a guess; `confidence`:
+        how surely it is now read (the card laid's turn rests on it)."""
         self._rename(was, card, 0.0)
-        if (sure or guess) and self._card == card:
+        if self._card != card:
+            return
+        if sure or guess:
             self._unsure = guess
+        if confidence is not None:
+            self._conf, self._card_conf = min(self._conf, confidence), confidence
 
     def on_floor(self) -> frozenset[str]:
         """The codes that lie on the floor now as far as the turns know (with a laid or a
@@ -436,7 +448,9 @@ class TurnTracker:
         if added & faint.keys():
             return None  # the faint card itself, now read plainly (or read otherwise)
         named = self.deal_faint(three, faint, added, box)
-        if named is None or named[0] in s:
+        if named is None or named[0] in s or self.bad_initial(named[0]):
+            # (a J or 7D read faintly may have gone back to the deck, R1.3: the card that came
+            # may be its replacement)
             return None
         self._deal_faint = None
         card, share = named
@@ -448,7 +462,7 @@ class TurnTracker:
             dealt,
             snap.t,
             misdeal=bad,
-            confidences=tuple(share if c == card else conf.get(c, 1.0) for c in sorted(dealt)),
+            confidences=tuple(conf[c] for c in sorted(three) if c in conf),  # read plainly
             faint=(card, share, box),
         )
         return [start, *self._idle(replace(snap, floor=s | {card}, faint=()))]
@@ -485,17 +499,8 @@ class TurnTracker:
             # and it lies on the floor from now on (never a seat skipped).
             named = self.trail_of(f, earlier, added, box)
             if named is not None and named[0] not in s:
-                card, share, sure = named
-                mid = f | {card}
-                self.floor = mid
-                # what was read of it (a plain read of one of its codes later may take the
-                # code back: `Table._take_back`)
-                read = _ranked(earlier)
-                turn = ObservedTurn(
-                    card, f, mid, snap.t, earlier_t,
-                    False, min(snap.confidence, share), not sure, None, faint_box=box,
-                    reading=read,
-                )  # fmt: skip
+                card = named[0]
+                turn = self._faint_trail(named, snap, earlier, earlier_t, box)
                 return [turn, *self._idle(replace(snap, floor=s | {card}, faint=()))]
         if removed and len(added) <= 1 and earlier and self.explain is not None:
             # Cards left and the card that took them was read, but too faintly to accept, in
@@ -527,15 +532,7 @@ class TurnTracker:
             # round's last play (held as a guess when its read is not plain enough, R7).
             named = self.trail_of(f, earlier, frozenset(), box)
             if named is not None:
-                card, share, sure = named
-                self.floor = f | {card}
-                read = _ranked(earlier)
-                turn = ObservedTurn(
-                    card, f, f | {card}, snap.t, earlier_t,
-                    False, min(snap.confidence, share), not sure, None, faint_box=box,
-                    reading=read, cleared=True,
-                )  # fmt: skip
-                return [turn]
+                return [self._faint_trail(named, snap, earlier, earlier_t, box, cleared=True)]
         if len(added) == 1 and not removed:
             (card,) = added
             unsure = card in snap.unsure
@@ -583,6 +580,27 @@ class TurnTracker:
             self._unreadable = s
             return [UnreadablePrompt(f, s, snap.t)]
         return []
+
+    def _faint_trail(
+        self,
+        named: tuple[str, float, bool],
+        snap: Snapshot,
+        faint: dict[str, float],
+        t_landed: float,
+        box: tuple[float, ...],
+        cleared: bool = False,
+    ) -> ObservedTurn:
+        """The trail of a card read too faintly (`named` by `trail_of`: code, share, sure):
+        it lies on the floor from now on. Its turn keeps what was read of it (a plain read of
+        one of its codes later may take the code back: `Table._take_back`)."""
+        card, share, sure = named
+        f = self.floor
+        self.floor = f | {card}
+        return ObservedTurn(
+            card, f, f | {card}, snap.t, t_landed,
+            False, min(snap.confidence, share), not sure, None, faint_box=box,
+            reading=_ranked(faint), cleared=cleared,
+        )  # fmt: skip
 
     def _laid_step(self, snap: Snapshot) -> list[Intent]:
         laid, s = self._laid, snap.floor
