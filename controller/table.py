@@ -2,6 +2,7 @@
 
 `Table` wires the floor tracker (motion, recognition), the turn tracker and the engine's
 referee; every verdict, prompt and score change becomes an `Event` folded by `TableState`.
+How it names cards read faintly, doubtfully or not at all: `controller.table_naming`.
 """
 
 from __future__ import annotations
@@ -14,14 +15,18 @@ from typing import Any
 import numpy as np
 
 from controller import events as ev
-from controller.elimination import camera_correction, settle_held
+from controller.elimination import settle_held
 from controller.errors import UserError
 from controller.events import Event
-from controller.referee_actions import try_decision
-from controller.store import Conflict
 from controller.table_geometry import TableGeometry
+from controller.table_naming import (
+    CardNaming,
+    _renamed,
+    _rounded,
+    _sorted,
+)
 from controller.table_state import PENDING, UNREADABLE, TableState, replay
-from controller.tracker import FloorTracker, TrackerConfig, same_place
+from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import (
     CardLaid,
     MisdealPrompt,
@@ -36,21 +41,8 @@ from controller.turns import (
     TurnTracker,
     UnreadablePrompt,
 )
-from engine.match import PLAYS_PER_ROUND
 
 Subscriber = Callable[[Event], None]
-
-
-# A card read too faintly to accept that stays as the next card comes is judged as a trail
-# when its read gives its likeliest code still in play at least this share of the probability
-# and this many times the runner-up's (held for the referee with that code as a guess when
-# not; on the held-out deck the faint court cards that trailed read 0.61-0.66, runner-ups
-# at most 0.2)
-FAINT_TRAIL_SHARE = 0.5
-FAINT_TRAIL_MARGIN = 3.0
-# A card read this plainly (share of its read) as a code an earlier turn holds on a doubtful
-# read takes the code back from it (`Table._take_back`)
-TAKE_BACK_SHARE = 0.8
 
 
 @dataclass
@@ -66,13 +58,7 @@ class Latency:
         return self.t_verdict - self.t_landed
 
 
-def _sorted(cards: Iterable[str]) -> list[str]:
-    from engine.cards import sort_cards
-
-    return list(sort_cards(cards))
-
-
-class Table:
+class Table(CardNaming):
     """One physical table refereeing one match.
 
     Table(variant, players, dealer) starts a new match (event `match_started`);
@@ -251,30 +237,6 @@ class Table:
         self._soft = self._soft_gone() - self._kept
         gone = self._gone_this_round() - self.turns.on_floor()
         self.tracker.gone = frozenset(gone - self._soft)
-
-    def _soft_gone(self) -> frozenset[str]:
-        """Codes this round's turns hold only on a doubtful read that gave the code under
-        TAKE_BACK_SHARE of its probability (its turn not decided by the referee), and that
-        no other turn played: the card of that code may still come, read plainly. (A capture
-        that took such a card keeps it soft: the code was still only that weak read's.)"""
-        rnd = self.state.current_round
-        if rnd is None:
-            return frozenset()
-        weak: set[str] = set()
-        held: set[str] = set()
-        for tr in rnd.live_turns():
-            first = self._readings.get(tr.event_id)
-            if (
-                tr.card
-                and first
-                and tr.doubtful
-                and not tr.decided_by
-                and dict(first).get(tr.card, 0.0) < TAKE_BACK_SHARE
-            ):
-                weak.add(tr.card)
-            elif tr.card:
-                held.add(tr.card)
-        return frozenset(weak - held)
 
     # ---- referee decisions ------------------------------------------------------------------
     def referee(
@@ -745,442 +707,6 @@ class Table:
                 self.tracker.adopt(d["card"], d["box"], float(d.get("confidence", 0.0)))
 
     # ---- rules helpers for the turn tracker -------------------------------------------------
-    def _can_capture(self, floor: frozenset[str], card: str) -> bool:
-        from engine.captures import plans
-
-        try:
-            return bool(
-                plans(
-                    self.rules, tuple(floor), card, tuple(self.state.match.history), limit=1
-                ).plans
-            )
-        except ValueError:
-            return True  # let the judge explain it
-
-    def _explain(
-        self, before: frozenset[str], after: frozenset[str], faint: dict[str, float]
-    ) -> tuple[str, float] | None:
-        """The card that took `before - after`, from a read too faint to accept (`faint`:
-        code -> share of the read): the likeliest code still in play (one deck) whose play
-        takes exactly those cards legally (R2), if the read gives it at least `alt_min_share`
-        and at least half the share of its likeliest code still in play (a read that names
-        another card more plainly leaves the turn to the referee: it may be a foul)."""
-        m = self.state.match
-        if m is None or not m.in_round:
-            return None
-        possible = self._in_play(faint, before | after)
-        if not possible:
-            return None
-        top = possible[0][0]
-        floor_before, floor_after = _sorted(before), _sorted(after)
-        for share, code in possible:
-            if share < max(self.tracker.config.alt_min_share, top / 2):
-                break
-            if self._legal(floor_before, code, floor_after, tuple(m.history)) is not None:
-                return code, share
-        return None
-
-    def _legal(self, before: list[str], card: str, after: list[str], history):
-        """The verdict on `card` taking `before` to `after`, when that play is legal (R2);
-        None for a foul or a play the judge cannot read."""
-        from engine.referee import JudgeError, judge
-
-        try:
-            v = judge(self.rules, before, card, after, history)
-        except (JudgeError, ValueError):
-            return None
-        return None if v.verdict == "foul" else v
-
-    def _runner_up(self, obs: ObservedTurn, before: list[str], after: list[str], history):
-        """(code, verdict, floor_after) for a play judged a foul when its card was read doubtfully
-        (under the tracker's `sure`) and a runner-up of the same read, still in play (one
-        deck) and given at least `alt_min_share` and half the read's share for the code it
-        named, takes exactly those cards legally (R2; a bellot 5 read as a J sweeping only
-        part of the floor, or a J left lying where a 5 trails). None when no runner-up
-        explains it: the foul stands for the referee (R7)."""
-        card = obs.card
-        if not obs.reading or card is None:
-            return None
-        conf = obs.card_confidence if obs.card_confidence is not None else obs.confidence
-        if conf >= self.tracker.sure:
-            return None
-        top = dict(obs.reading).get(card, obs.reading[0][1])
-        gone = self._gone_this_round()
-        bar = max(self.tracker.config.alt_min_share, top / 2)
-        lying = self.turns.on_floor() | set(self.tracker.cards)  # this view's cards (one deck)
-        for code, share in obs.reading:
-            if code == card or share < bar or code in gone or code in before or code in after:
-                continue
-            if code in lying:
-                continue
-            seen = [code if c == card else c for c in after]  # a trail: it lies there
-            v = self._legal(before, code, seen, history)
-            if v is not None:
-                return code, v, _sorted(seen)
-        return None
-
-    def _rename_lying(
-        self, was: str, card: str, confidence: float, sure: bool = False, guess: bool = False
-    ) -> None:
-        """A card lying on the floor is `card`, not `was` (its turn's read was renamed): the
-        turn tracker, the floor tracker and this view's later intents use the new name."""
-        self.turns.rename(was, card, sure, guess)
-        self.tracker.rename(was, card, confidence)
-        self._renames[was] = card
-
-    def _trail_that_can_take(self, intent: Any) -> Any:
-        """The view's last card, judged by the turns a trail because nothing on the floor as
-        first read could be taken, can take something now that an earlier card of the view
-        was renamed (a 5 where a J was read): it is a card laid, its turn ends at the scoop."""
-        if not (
-            isinstance(intent, ObservedTurn)
-            and intent.card is not None
-            and not intent.shown
-            and intent.floor_after == intent.floor_before | {intent.card}
-            and self._can_capture(intent.floor_before, intent.card)
-        ):
-            return intent
-        self.turns.resume_laid(
-            intent.card,
-            intent.floor_before,
-            intent.floor_after,
-            intent.t_landed,
-            intent.confidence,
-            intent.card_confidence,
-        )
-        return CardLaid(
-            intent.card,
-            intent.floor_before,
-            intent.floor_after,
-            intent.t,
-            intent.t_landed,
-            intent.confidence,
-            intent.unsure,
-            intent.card_confidence,
-        )
-
-    def _take_back(self, intent: Any, snap: Snapshot) -> Any:
-        """A card of this view read plainly (at least TAKE_BACK_SHARE of its read) as a code an
-        earlier turn of this round holds on a doubtful read, and so only guessed (one deck):
-        the earlier read was the misread. Its turn is corrected by the camera to the runner-up
-        of its own read that keeps it legal (R7; renamed where it lies), and this card takes
-        the code. Nothing changes when no runner-up keeps the earlier turn legal. A card the
-        tracker named by a code only a weak doubtful read holds (`_soft_gone`) takes it the
-        same way when read plainly as it, from any code of the earlier read still in play;
-        otherwise (read less plainly, or no code keeps the earlier turn legal) it is named as
-        if the code were gone (`_not_own`): never a duplicate card."""
-        card = getattr(intent, "card", None)
-        rnd = self.state.current_round
-        if not card or rnd is None or rnd.ended:
-            return intent
-        before = getattr(intent, "floor_before", self.turns.on_floor())
-        own = card in self._soft and card not in before
-        if not own and not getattr(intent, "unsure", False):
-            return intent
-        reading = snap.reading_of(card)
-        if not reading:
-            return intent
-        code, plain = reading[0]
-        taken = None
-        if plain >= TAKE_BACK_SHARE and (code == card) == own:
-            # a card read plainly as a soft code, or a guess whose plain read named a code
-            taken = self._take_code(intent, snap, code, plain, own)
-        elif own and getattr(intent, "unsure", False) and plain >= TAKE_BACK_SHARE:
-            # a guess that fell on a soft code: its plain read's own code first
-            taken = self._take_code(intent, snap, code, plain, False)
-        if taken is not None:
-            return taken
-        return self._not_own(intent, snap, card, reading) if own else intent
-
-    def _take_code(
-        self, intent: Any, snap: Snapshot, code: str, plain: float, own: bool
-    ) -> Any | None:
-        """`_take_back`'s correction: the earlier doubtful turn holding `code` is corrected by
-        the camera to a code of its own read that keeps it legal, and the intent takes `code`
-        (`own`: the intent's card is `code` already). None when nothing was corrected."""
-        card = intent.card
-        rnd = self.state.current_round
-        earlier = next((tr for tr in reversed(rnd.live_turns()) if tr.card == code), None)
-        first = self._readings.get(earlier.event_id) if earlier is not None else None
-        if earlier is None or not first or not earlier.doubtful or earlier.decided_by:
-            return None
-        top = dict(first).get(code, first[0][1])
-        if top >= plain and earlier.event_id not in self._faint_turns:
-            return None  # (a read too faint to accept never outweighs a plain one)
-        gone = self._gone_this_round()
-        lying = self.turns.on_floor() | set(self.tracker.cards)
-        # the earlier read's runner-ups: at least half its share for its code (and at least
-        # `alt_min_share`); any still in play when the code itself is read plainly here (one
-        # deck: the earlier card was not that code, whatever it was)
-        bar = 0.0 if own else max(self.tracker.config.alt_min_share, top / 2)
-        for alt, share in first:
-            if alt in (code, card) or share < bar:
-                continue
-            if alt in gone or alt in lying:
-                continue
-            data = self._legal_correction(earlier.event_id, alt, snap.t)
-            if data is None:
-                continue
-            self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
-            if own:
-                return replace(intent, unsure=False) if hasattr(intent, "unsure") else intent
-            renames = {card: code}
-            if code in self.turns.on_floor():
-                self._rename_lying(code, alt, 0.0)  # the misread card, where it lies
-                renames[code] = alt
-            return self._claim(intent, renames, snap.confidence_of(card) or plain)
-        return None
-
-    def _not_own(self, intent: Any, snap: Snapshot, card: str, reading: tuple) -> Any:
-        """A card named by a code only a weak doubtful read of an earlier turn holds, not read
-        plainly as it or with no code of that read keeping the earlier turn legal: the
-        earlier turn keeps the code (one deck), and this card is named as the tracker names a
-        card whose code is gone (`FloorTracker._name`): its read's likeliest other code still
-        in play, its confidence scaled by that code's share (a doubtful read), only a guess
-        under `alt_min_share`. The code is no longer soft this round."""
-        self._kept.add(card)
-        gone = self._gone_this_round() | {card}
-        lying = self.turns.on_floor() | set(self.tracker.cards)
-        top = max(reading[0][1], 1e-9)
-        conf = snap.confidence_of(card) or reading[0][1]
-        for alt, share in reading:
-            if alt == card or alt in gone or alt in lying:
-                continue
-            guess = share < self.tracker.config.alt_min_share
-            named = conf if guess else conf * share / top
-            self._rename_lying(card, alt, named, guess=guess)
-            self.turns.rename(alt, alt, confidence=named)
-            changed = _renamed(intent, {card: alt})
-            fields: dict[str, Any] = {}
-            if guess and hasattr(changed, "unsure"):
-                fields["unsure"] = True
-            if hasattr(changed, "confidence"):
-                fields["confidence"] = min(changed.confidence, named)
-            if hasattr(changed, "card_confidence"):
-                fields["card_confidence"] = named
-            return replace(changed, **fields)
-        # no code of its read is still in play: the code kept, only as a guess (held, R7)
-        self.turns.rename(card, card, guess=True)
-        return replace(intent, unsure=True) if hasattr(intent, "unsure") else intent
-
-    def _camera_correction(
-        self, target: int, card: str, t: float
-    ) -> tuple[dict, TableState] | None:
-        """The camera's `correct` of a turn to `card` and the state it would make, if the log
-        takes it; None otherwise."""
-        data = camera_correction(target, card)
-        try:
-            return data, try_decision(self.state, "correct", target, data["payload"], t)
-        except Conflict:
-            return None
-
-    def _legal_correction(self, target: int, card: str, t: float) -> dict | None:
-        """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
-        legal (R2); None otherwise."""
-        tried = self._camera_correction(target, card, t)
-        if tried is None:
-            return None
-        data, probe = tried
-        fixed = next(tr for tr in probe.turns() if tr.event_id == target)
-        return None if fixed.verdict in ("foul", UNREADABLE) else data
-
-    def _reread_lying(self, snap: Snapshot) -> Snapshot:
-        """A card new in this view, read plainly (at least TAKE_BACK_SHARE of its read, more
-        than the earlier read gave its own code), lies where a card of an earlier turn of the
-        round lies, and is that turn's doubtful read's runner-up (a QH trailed and read TH
-        0.52, QH 0.44, read QH 0.87 where it lay when a card was laid on it): the earlier read
-        was the misread. The camera corrects the turn (legal, R2), the card is renamed where it
-        lies, and the view holds it once, under its code."""
-        rnd = self.state.current_round
-        if rnd is None or rnd.ended or self.state.phase != "playing":
-            return snap
-        lying = self.turns.on_floor()
-        for code in sorted(snap.floor - lying):
-            box, read_now = self.tracker.cards.get(code), snap.reading_of(code)
-            if box is None or not read_now or read_now[0][0] != code:
-                continue
-            if read_now[0][1] < TAKE_BACK_SHARE:
-                continue  # not a plain read of it
-            for tr in reversed(rnd.live_turns()):
-                read = dict(self._readings.get(tr.event_id, ()))
-                was = tr.card
-                if not was or was not in lying or tr.decided_by:
-                    continue
-                lies = self.tracker.cards.get(was) or self._boxes.get(was)  # (read over)
-                if lies is None or not same_place(box, lies):
-                    continue
-                if read.get(code, 0.0) < self.tracker.config.alt_min_share:
-                    break  # not a runner-up of that card's read: another card (laid on it)
-                if read.get(was, 1.0) >= read_now[0][1]:
-                    break  # the earlier read was as plain as this one
-                data = self._legal_correction(tr.event_id, code, snap.t)
-                if data is None:
-                    break
-                self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
-                self._rename_lying(was, code, snap.confidence_of(code) or 0.0, sure=True)
-                return replace(snap, floor=snap.floor - {was})
-        return snap
-
-    def _claim(self, intent: Any, renames: dict[str, str], conf: float) -> Any:
-        """The intent's guessed card takes the code it was plainly read as (`renames` maps
-        its guess to that code, and any card renamed for it): no longer a guess."""
-        card = intent.card
-        self._rename_lying(card, renames[card], conf, sure=True)
-        changed = _renamed(intent, renames)
-        fields: dict[str, Any] = {"unsure": False}
-        if hasattr(changed, "card_confidence"):
-            fields["card_confidence"] = conf
-        return replace(changed, **fields)
-
-    def _claim_freed(self, intent: Any, snap: Snapshot) -> Any:
-        """A card of this view read only as a guess because its plain read named a code that
-        an earlier turn of the same view has just renamed away (one deck: the code was held
-        by a misread card): it is that code after all (a bellot 5H read as JH lay there when
-        the real JH came)."""
-        card = getattr(intent, "card", None)
-        if not card or not getattr(intent, "unsure", False):
-            return intent
-        reading = snap.reading_of(card)
-        freed = set(self._renames) - set(self._renames.values())
-        if not reading or reading[0][0] not in freed:
-            return intent
-        return self._claim(intent, {card: reading[0][0]}, snap.confidence_of(card) or 0.0)
-
-    def _in_play(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:
-        """(share, code) of a faint read's codes still in play (one deck: not played or
-        taken this round, not among `lying`), likeliest first."""
-        gone = self._gone_this_round()
-        return sorted(
-            ((share, code) for code, share in faint.items() if code not in gone | lying),
-            reverse=True,
-        )
-
-    def _last_play(self) -> bool:
-        """Whether the next play is the round's last (R8.7: 48 plays a round)."""
-        m = self.state.match
-        return m is not None and m.in_round and m.plays_in_round == PLAYS_PER_ROUND - 1
-
-    def _trail_of(
-        self,
-        floor: frozenset[str],
-        faint: dict[str, float],
-        added: frozenset[str],
-        box: tuple[float, ...],
-    ) -> tuple[str, float, bool] | None:
-        """The card read too faintly that stayed on `floor` while the next card came: the
-        likeliest code still in play (one deck), with its share, and whether the read is
-        plain enough to judge it (at least FAINT_TRAIL_SHARE of the read and FAINT_TRAIL_MARGIN
-        times its runner-up in play, and a legal trail there, R2.7); otherwise its turn is
-        held for the referee with that code as a guess (R7). None when no code is left."""
-        m = self.state.match
-        if m is None or not m.in_round:
-            return None
-        if any(same_place(self.tracker.cards[c], box) for c in added if c in self.tracker.cards):
-            return None  # the card that came lies where the faint one was: it is that card
-        possible = self._in_play(faint, floor | added)
-        if not possible or possible[0][0] < self.tracker.config.alt_min_share:
-            return None
-        share, code = possible[0]
-        runner = possible[1][0] if len(possible) > 1 else 0.0
-        sure = (
-            share >= FAINT_TRAIL_SHARE
-            and share >= FAINT_TRAIL_MARGIN * runner
-            and not self._can_capture(floor, code)
-        )
-        return code, share, sure
-
-    def _deal_faint(
-        self,
-        floor: frozenset[str],
-        faint: dict[str, float],
-        added: frozenset[str],
-        box: tuple[float, ...],
-    ) -> tuple[str, float] | None:
-        """The 4th dealt card, read too faintly at `box` beside the 3 dealt cards read plainly
-        (`floor`) when the first play (`added`) came: the likeliest code its read gives (a new
-        deal: every code but those lying is in play), with its share; None when a card read
-        plainly lies where the faint one was (it is that card) or the read gives no code at
-        least FAINT_TRAIL_SHARE (too faint to count a card there)."""
-        lying = floor | added
-        cards = self.tracker.cards
-        if any(same_place(cards[c], box) for c in lying if c in cards):
-            return None
-        possible = sorted(((p, c) for c, p in faint.items() if c not in lying), reverse=True)
-        if not possible or possible[0][0] < FAINT_TRAIL_SHARE:
-            return None
-        share, code = possible[0]
-        return code, share
-
-    def _foul_as_seen(
-        self, before: frozenset[str], card: str, after: frozenset[str]
-    ) -> tuple[list[str], tuple] | None:
-        """The floor before (sorted) and the round's history when `card` taking `before` to
-        `after` is not a legal play of the round in progress; None when it is (or no round)."""
-        m = self.state.match
-        if m is None or not m.in_round:
-            return None
-        history = tuple(m.history)
-        floor_before = _sorted(before)
-        if self._legal(floor_before, card, _sorted(after), history) is not None:
-            return None
-        return floor_before, history
-
-    def _still_lying(
-        self,
-        before: frozenset[str],
-        card: str,
-        after: frozenset[str],
-        faint: dict[str, float],
-        box: tuple[float, ...],
-    ) -> frozenset[str]:
-        """Cards that seemed taken by `card` (from `before` to `after`) but lie on: read
-        faintly at `box`, where the card lay in the last view (a hand's shadow or a nudge
-        made its read faint), named by that read with at least `alt_min_share`, when the
-        capture that took it is a foul and the capture without it is legal (R2: a 2 takes
-        the 2, never the Q beside it). The tracker keeps it there. Nothing otherwise: a foul
-        the read cannot explain stays for the referee (R7)."""
-        seen = self._foul_as_seen(before, card, after)
-        if seen is None:
-            return frozenset()
-        floor_before, history = seen
-        bar = self.tracker.config.alt_min_share
-        for code in sorted(before - after - {card}):
-            lay = self._boxes.get(code)
-            if faint.get(code, 0.0) < bar or lay is None or not same_place(lay, box):
-                continue
-            if self._legal(floor_before, card, _sorted(after | {code}), history) is not None:
-                self.tracker.adopt(code, lay, self.tracker.reference)
-                return frozenset({code})
-        return frozenset()
-
-    def _still_gone(
-        self,
-        before: frozenset[str],
-        card: str,
-        after: frozenset[str],
-        unread: frozenset[str],
-    ) -> frozenset[str]:
-        """Cards the tracker kept on the floor though no read named them (`unread`: their
-        place changed, but less than a lifted card's does - a white card lifted off a white
-        table) that `card` took after all: the capture that left them is a foul, the one that
-        took them all (or one of them) is legal (a J sweeps the whole floor, R2.4). The
-        tracker forgets them. Nothing otherwise: a card read where it lies is never taken."""
-        seen = self._foul_as_seen(before, card, after)
-        if seen is None:
-            return frozenset()
-        floor_before, history = seen
-        for gone in [unread, *(frozenset({c}) for c in sorted(unread))]:
-            if self._legal(floor_before, card, _sorted(after - gone), history) is not None:
-                for code in gone:
-                    self.tracker.forget(code)
-                return gone
-        return frozenset()
-
-    def _bad_initial(self, card: str) -> bool:
-        """R1.3: a J on the initial floor, or the 7D unless the variant keeps it (Lebanese)."""
-        return card[0] == "J" or (card == "7D" and self.rules.floor_returns_7d)
-
-    # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict[str, Any]:
         """The `score --json` shape plus `fouls` (DESIGN.md, `run --json`)."""
         out = self.state.score()
@@ -1189,27 +715,6 @@ class Table:
             for f in self.state.fouls()
         ]
         return out
-
-
-def _renamed(intent: Any, renames: dict[str, str]) -> Any:
-    """An intent with the cards renamed earlier in the same view renamed in it too."""
-    from dataclasses import fields, is_dataclass
-
-    if not is_dataclass(intent):
-        return intent
-    changes: dict[str, Any] = {}
-    for f in fields(intent):
-        value = getattr(intent, f.name)
-        if isinstance(value, frozenset) and value & renames.keys():
-            changes[f.name] = frozenset(renames.get(c, c) for c in value)
-        elif f.name == "card" and value in renames:
-            changes[f.name] = renames[value]
-    return replace(intent, **changes) if changes else intent
-
-
-def _rounded(box) -> list[float]:
-    """A box as the log keeps it (pixels, one decimal)."""
-    return [round(float(v), 1) for v in box]
 
 
 def _held(verdict: str, foul: str) -> dict:
