@@ -500,11 +500,14 @@ class Table(CardNaming):
             data["box"] = _rounded(obs.faint_box)  # where it lies
             if obs.card is not None and not obs.cleared:
                 self.tracker.adopt(obs.card, obs.faint_box, obs.confidence)
+        remember = data.get("doubtful") and obs.reading and data.get("card") == obs.card
+        if remember:
+            # what was read of it: a later plain read may take the code back (a restarted
+            # table reads it from the log)
+            data["reading"] = [[c, round(float(p), 3)] for c, p in obs.reading]
         out = [self._emit(kind, data, obs.t)]
-        if data.get("doubtful") and obs.reading and data.get("card") == obs.card:
-            self._readings[out[0].id] = obs.reading  # a later plain read may take it back
-            if obs.faint_box is not None:
-                self._faint_turns.add(out[0].id)
+        if remember:
+            self._remember_read(out[0])
         self.latencies.append(Latency(obs.card, obs.t_landed, obs.t))
         side = self._side(seat)
         if kind == ev.FOUL:
@@ -685,10 +688,18 @@ class Table(CardNaming):
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
 
+    def _remember_read(self, e: Event) -> None:
+        """Keep a doubtful turn's read (`reading` in its data) for `_take_back`, and whether
+        it was read too faintly to accept."""
+        self._readings[e.id] = tuple((c, float(p)) for c, p in e.data["reading"])
+        if e.data.get("faint"):
+            self._faint_turns.add(e.id)
+
     def _adopt_faint(self, past: list[Event]) -> None:
         """A restarted table: cards read too faintly, or renamed from their first read, that
         trailed or were dealt this round and still lie on the floor are kept at their places
-        under their names (the log holds where they lie)."""
+        under their names (the log holds where they lie), and this round's doubtful reads are
+        remembered as the live table remembered them."""
         rnd = self.state.current_round
         if self.state.phase != "playing" or rnd is None:
             return
@@ -705,8 +716,10 @@ class Table(CardNaming):
                 and d.get("card") in floor
             ):
                 self.tracker.adopt(d["card"], d["box"], float(d.get("confidence", 0.0)))
+            if e.type in (ev.TURN, ev.FOUL) and d.get("reading") and d.get("round") == rnd.index:
+                self._remember_read(e)  # this round's doubtful reads, as the live table kept
 
-    # ---- rules helpers for the turn tracker -------------------------------------------------
+    # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict[str, Any]:
         """The `score --json` shape plus `fouls` (DESIGN.md, `run --json`)."""
         out = self.state.score()

@@ -889,3 +889,21 @@ def test_a_faint_read_where_a_dealt_card_lies_is_that_card_not_a_fourth_r1_2():
     (started,) = table.feed_snapshot(clock.snap("2C 5S TH 8D"))
     assert set(started.data["floor"]) == {"2C", "5S", "TH", "8D"}
     assert table.state.turns() == []
+
+
+def test_a_restarted_table_takes_a_code_back_as_the_live_one_would_r1_1_r7():
+    # The weak TC read is in the log (the turn's `reading`); the table restarts after the
+    # sweep. Seat 1's next card read plainly as TC takes the code back exactly as the live
+    # table does: the camera corrects the earlier turn to 8C, the new card is the TC's trail.
+    reading = (("TC", 0.71), ("8C", 0.14), ("6C", 0.13))
+    table, log, doubt, clock = _weak_tc_swept(reading)
+    assert doubt.data["reading"] == [["TC", 0.71], ["8C", 0.14], ["6C", 0.13]]
+    resumed = Table(events=list(log), subscribers=[log.append])
+    plain = _laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("TD", 0.04)))
+    fix, turn = resumed.feed_snapshot(plain)
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", doubt.id, {"card": "8C", "by": "camera"}
+    )  # fmt: skip
+    assert (turn.data["card"], turn.data["seat"], turn.data["verdict"]) == ("TC", 1, "trail")
+    assert not resumed.state.errors
+    assert replay(log).to_dict() == resumed.state.to_dict()
