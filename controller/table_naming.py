@@ -15,7 +15,7 @@ from controller.elimination import camera_correction
 from controller.referee_actions import try_decision
 from controller.store import Conflict
 from controller.table_state import UNREADABLE, TableState
-from controller.tracker import same_place
+from controller.tracker import name_otherwise, same_place
 from controller.turns import CardLaid, ObservedTurn, Snapshot
 from engine.match import PLAYS_PER_ROUND
 
@@ -249,33 +249,31 @@ class CardNaming:
         """A card named by a code only a weak doubtful read of an earlier turn holds, not read
         plainly as it or with no code of that read keeping the earlier turn legal: the
         earlier turn keeps the code (one deck), and this card is named as the tracker names a
-        card whose code is gone (`FloorTracker._name`): its read's likeliest other code still
-        in play, its confidence scaled by that code's share (a doubtful read), only a guess
+        card whose code is gone (`tracker.name_otherwise`): its read's likeliest other code
+        still in play, its confidence scaled by that code's share (a doubtful read), only a guess
         under `alt_min_share`. The code is no longer soft this round."""
         self._kept.add(card)
-        gone = self._gone_this_round() | {card}
-        lying = self.turns.on_floor() | set(self.tracker.cards)
-        top = max(reading[0][1], 1e-9)
+        out = self._gone_this_round() | {card} | self.turns.on_floor() | set(self.tracker.cards)
         conf = snap.confidence_of(card) or reading[0][1]
-        for alt, share in reading:
-            if alt == card or alt in gone or alt in lying:
-                continue
-            guess = share < self.tracker.config.alt_min_share
-            named = conf if guess else conf * share / top
-            self._rename_lying(card, alt, named, guess=guess)
-            self.turns.rename(alt, alt, confidence=named)
-            changed = _renamed(intent, {card: alt})
-            fields: dict[str, Any] = {}
-            if guess and hasattr(changed, "unsure"):
-                fields["unsure"] = True
-            if hasattr(changed, "confidence"):
-                fields["confidence"] = min(changed.confidence, named)
-            if hasattr(changed, "card_confidence"):
-                fields["card_confidence"] = named
-            return replace(changed, **fields)
-        # no code of its read is still in play: the code kept, only as a guess (held, R7)
-        self.turns.rename(card, card, guess=True)
-        return replace(intent, unsure=True) if hasattr(intent, "unsure") else intent
+        named = name_otherwise(
+            list(reading), lambda c: c not in out, conf, self.tracker.config.alt_min_share
+        )
+        if named is None:
+            # no code of its read is still in play: the code kept, only as a guess (held, R7)
+            self.turns.rename(card, card, guess=True)
+            return replace(intent, unsure=True) if hasattr(intent, "unsure") else intent
+        alt, sure_of, guess = named
+        self._rename_lying(card, alt, sure_of, guess=guess)
+        self.turns.rename(alt, alt, confidence=sure_of)
+        changed = _renamed(intent, {card: alt})
+        fields: dict[str, Any] = {}
+        if guess and hasattr(changed, "unsure"):
+            fields["unsure"] = True
+        if hasattr(changed, "confidence"):
+            fields["confidence"] = min(changed.confidence, sure_of)
+        if hasattr(changed, "card_confidence"):
+            fields["card_confidence"] = sure_of
+        return replace(changed, **fields)
 
     def _camera_correction(
         self, target: int, card: str, t: float

@@ -28,6 +28,7 @@ import numpy as np
 
 from controller.table_geometry import FLOOR, TableGeometry
 from controller.turns import Snapshot
+from vision.boxes import iou
 
 # A card box whose inner part changed at most this much since the last snapshot is untouched.
 UNTOUCHED_MOST = 0.04
@@ -400,15 +401,13 @@ class FloorTracker:
             return code, conf, False
         if code in self.gone and code not in read.floor:
             read.gone_named[code] = max(conf, read.gone_named.get(code, 0.0))
-        top = max(float(alts[0][1]), 1e-9) if alts else 1.0
-        for alt, share in alts[1:]:  # surest first
-            if not self._possible(alt, box, read):
-                continue
-            self.rereads += 1
-            if float(share) >= self.config.alt_min_share:
-                return alt, conf * float(share) / top, False
-            return alt, conf, True  # a card surely lies there; only its name is a guess
-        return None, conf, False
+        named = name_otherwise(
+            alts, lambda c: self._possible(c, box, read), conf, self.config.alt_min_share
+        )
+        if named is None:
+            return None, conf, False
+        self.rereads += 1
+        return named
 
     def _possible(self, code: str, box: list[float], read: Read) -> bool:
         if code in read.floor or code in self.gone:
@@ -625,7 +624,7 @@ class FloorTracker:
                     # (a hand or a card passed over it), not a card laid on it
                     here = boxes.get(code, known)
                     for other in [o for o in floor if o not in self.cards and o in boxes]:
-                        if mean.get(other, 1.0) < self.sure and _iou(boxes[other], here) >= (
+                        if mean.get(other, 1.0) < self.sure and iou(boxes[other], here) >= (
                             ONE_PLACE_IOU
                         ):
                             floor.discard(other)
@@ -675,20 +674,27 @@ def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
     return known[0] - mx <= cx <= known[2] + mx and known[1] - my <= cy <= known[3] + my
 
 
+def name_otherwise(
+    alts: list, possible: Callable[[str], bool], conf: float, min_share: float
+) -> tuple[str, float, bool] | None:
+    """A card whose read's likeliest code cannot be it (one deck): the likeliest other code of
+    its read (`alts`: (code, share), likeliest first) that `possible` allows, `conf` scaled by
+    its share of the likeliest one's, and whether that is only a guess (under `min_share`:
+    `conf` unscaled then, for a card surely lies there, only its name is in doubt). None when
+    no other code is possible."""
+    top = max(float(alts[0][1]), 1e-9) if alts else 1.0
+    for alt, share in alts[1:]:  # surest first
+        if not possible(alt):
+            continue
+        if float(share) >= min_share:
+            return alt, conf * float(share) / top, False
+        return alt, conf, True
+    return None
+
+
 def _overlaps(a, b) -> bool:
     """Whether two boxes (x1, y1, x2, y2) share any area."""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _iou(a: list[float], b: list[float]) -> float:
-    """Intersection over union of two boxes."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def same_place(a, b) -> bool:

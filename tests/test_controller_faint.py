@@ -298,6 +298,17 @@ def _laid(clock: Clock, cards: str, card: str, conf: float, reading: tuple) -> S
     )
 
 
+def _assert_taken_back(fix, turn, target: int, alt: str, card: str) -> None:
+    """The camera corrected the earlier turn `target` to `alt`, and seat 1's card took its
+    code back: `card`, a trail."""
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", target, {"card": alt, "by": "camera"}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
+        TURN, card, 1, "trail"
+    )  # fmt: skip
+
+
 def _guessed(clock: Clock, cards: str, guess: str, reading: tuple, conf: float) -> Snapshot:
     """A view whose new card `guess` is only a best guess (one deck ruled its read out)."""
     from dataclasses import replace
@@ -672,12 +683,7 @@ def test_a_plain_read_takes_its_code_back_from_an_earlier_faint_guess_r1_1_r7():
     assert sweep.data["verdict"] == "sweep" and "KD" in sweep.data["takes"]
     plain = _guessed(clock, "KH", "KH", (("KD", 0.84), ("TD", 0.04), ("KH", 0.03)), 0.31)
     fix, turn = table.feed_snapshot(plain)
-    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
-        "referee", held.id, {"card": "QH", "by": "camera"}
-    )  # fmt: skip
-    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
-        TURN, "KD", 1, "trail"
-    )  # fmt: skip
+    _assert_taken_back(fix, turn, held.id, "QH", "KD")
     assert table.state.floor == ("KD",)
     assert not table.state.errors
     assert replay(log).to_dict() == table.state.to_dict()
@@ -757,12 +763,7 @@ def test_a_plain_read_of_a_code_a_weak_doubtful_read_holds_takes_it_back_r1_1_r7
     (sweep,) = table.feed_snapshot(clock.snap(""))
     assert sweep.data["verdict"] == "sweep" and "TC" in sweep.data["takes"]
     fix, turn = table.feed_snapshot(_laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("TD", 0.04))))
-    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
-        "referee", doubt.id, {"card": "8C", "by": "camera"}
-    )  # fmt: skip
-    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
-        TURN, "TC", 1, "trail"
-    )  # fmt: skip
+    _assert_taken_back(fix, turn, doubt.id, "8C", "TC")
     assert not table.state.errors
     assert replay(log).to_dict() == table.state.to_dict()
 
@@ -788,10 +789,7 @@ def test_a_plain_read_takes_its_code_even_from_a_weak_reads_last_code_in_play_r1
     # the 8C is the one code its read leaves (a trail: nothing sums to 8, R2.2, R2.7).
     table, log, doubt, clock = _weak_tc_swept((("TC", 0.71), ("4H", 0.2), ("8C", 0.05)))
     fix, turn = table.feed_snapshot(_laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("TD", 0.04))))
-    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
-        "referee", doubt.id, {"card": "8C", "by": "camera"}
-    )  # fmt: skip
-    assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "TC", "trail")
+    _assert_taken_back(fix, turn, doubt.id, "8C", "TC")
     assert not table.state.errors
     assert replay(log).to_dict() == table.state.to_dict()
 
@@ -901,9 +899,6 @@ def test_a_restarted_table_takes_a_code_back_as_the_live_one_would_r1_1_r7():
     resumed = Table(events=list(log), subscribers=[log.append])
     plain = _laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("TD", 0.04)))
     fix, turn = resumed.feed_snapshot(plain)
-    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
-        "referee", doubt.id, {"card": "8C", "by": "camera"}
-    )  # fmt: skip
-    assert (turn.data["card"], turn.data["seat"], turn.data["verdict"]) == ("TC", 1, "trail")
+    _assert_taken_back(fix, turn, doubt.id, "8C", "TC")
     assert not resumed.state.errors
     assert replay(log).to_dict() == resumed.state.to_dict()

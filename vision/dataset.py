@@ -223,7 +223,7 @@ def detector_crops(rec, img: np.ndarray, named, root: Path, stem: str) -> int:
     `Recognizer.find` gives them, before any is read), each named by the one code of `named`
     ((code, box) pairs in pixels) whose box it overlaps (IoU > 0.3); a box over no labelled
     index or over two codes' is skipped. Returns how many crops were written."""
-    from vision.recognizer import _iou
+    from vision.boxes import iou as _iou
 
     frame = rec.prepare(img)
     n = 0

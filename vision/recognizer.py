@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.boxes import iou as _iou
 from vision.cleanup import despeckle, stretch_dim
 from vision.crops import CROP_PX, face_crop, index_crop, square_up
 from vision.outline import card_outline
@@ -912,11 +913,3 @@ def _drop_fragments(boxes: np.ndarray, inside: float = 0.6) -> np.ndarray:
     # fragment[i, j]: box i lies within box j, and j is the larger
     fragment = (inter >= inside * area[:, None]) & (area[None, :] > area[:, None])
     return np.flatnonzero(~fragment.any(axis=1))
-
-
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
