@@ -65,8 +65,12 @@ def settle_held(
     event id; `dealt`: a dealt card's read, by its code) whose runner-up is one of those codes
     may be the misread that hid it: it joins, keeping its code or taking that runner-up. The
     cards are named only when the count matches (no code seen twice) and exactly one way of
-    giving them out makes every held play legal (R2) and leaves every legal play legal;
-    otherwise they stay with the referee (R7)."""
+    giving them out makes every held play legal (R2) and leaves every legal play legal (of
+    several, one the reads make READ_MARGIN times likelier: `_likeliest`). When no way makes
+    every held play legal, a held play may be a foul after all (a card that could have
+    captured and trailed, R2.6), unless another play of the round is an open foul (a hint of
+    a misread): the one way there is, or the one the reads pick, is named, and its fouls are
+    judged and left pending for the referee. Otherwise the cards stay with the referee (R7)."""
     rnd = state.current_round
     if rnd is None or rnd.ended:
         return []
@@ -103,12 +107,17 @@ def settle_held(
     base._rebuild()
     known = set(base.errors)
     was = {tr.event_id: tr.verdict for tr in rnd.live_turns()}
-    fits = [
+    ways = [
         cards
         for cards in permutations(codes)
         if all(it.held or c in it.choices for c, it in zip(cards, items, strict=True))
-        and _fits(state, items, cards, t, known, was)
     ]
+    fits = [cards for cards in ways if _fits(state, items, cards, t, known, was)]
+    fouls = [tr for tr in live if tr.event_id not in ids and _open(tr) and tr.is_foul]
+    if not fits and not fouls:
+        # no way is legal throughout: a held play may have been a foul (with no other foul
+        # open this round: one there hints at a misread instead)
+        fits = [cards for cards in ways if _fits(state, items, cards, t, known, was, True)]
     if len(fits) > 1:
         fits = _likeliest(fits, items, readings, dealt)
     if len(fits) != 1:
@@ -156,11 +165,12 @@ def _fits(
     t: float,
     known: set[str],
     was: dict[int, str],
+    held_may_foul: bool = False,
 ) -> bool:
-    """Whether these cards, all named, make every held play legal and leave every legal play
-    of the round legal (a renamed card lying on the floor is renamed in the later floors
-    too). They are judged together: naming one before another may hold a code twice for a
-    moment."""
+    """Whether these cards, all named, make every held play legal (with `held_may_foul`, a
+    held play may be judged a foul) and leave every legal play of the round legal (a renamed
+    card lying on the floor is renamed in the later floors too). They are judged together:
+    naming one before another may hold a code twice for a moment."""
     probe = state.copy()
     for it, card in zip(items, cards, strict=True):
         if card == it.code and not it.held:
@@ -179,8 +189,9 @@ def _fits(
     probe._rebuild()
     if set(probe.errors) - known:
         return False
+    may_foul = {it.target for it in items if it.held} if held_may_foul else set()
     return not any(
-        was[tr.event_id] != "foul" and _foul_now(probe, tr)
+        was[tr.event_id] != "foul" and tr.event_id not in may_foul and _foul_now(probe, tr)
         for tr in probe.current_round.live_turns()
     )
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from controller import events as ev
-from controller.elimination import settle_held
+from controller.elimination import MIN_SHARE, settle_held
 from controller.errors import UserError
 from controller.events import Event
 from controller.table_geometry import TableGeometry
@@ -113,6 +113,7 @@ class Table(CardNaming):
         self._faint_turns: set[int] = set()  # of those, the turns of cards read too faintly
         self._soft: frozenset[str] = frozenset()  # codes only weak doubtful reads hold
         self._kept: set[str] = set()  # of those, codes whose earlier turn could not give them up
+        self._kept_unlogged: set[str] = set()  # of those, codes the log does not hold yet
         self._deal_reads: dict[str, tuple] = {}  # code -> its read, while a deal is laid
         self._dealt_readings: dict[str, tuple] = {}  # the round's dealt cards' reads
         self._boxes: dict[str, list[float]] = {}  # where each card lay in the last view
@@ -146,6 +147,10 @@ class Table(CardNaming):
         self._subscribers.append(fn)
 
     def _emit(self, type_: str, data: dict[str, Any], t: float) -> Event:
+        if type_ in (ev.TURN, ev.FOUL) and self._kept_unlogged:
+            # codes an earlier doubtful turn kept (`_not_own`): a restarted table keeps them
+            data = dict(data, kept=sorted(self._kept_unlogged))
+            self._kept_unlogged = set()
         e = Event(self.state.last_event_id + 1, self.match_id, type_, float(t), data)
         self.state.apply(e)  # the live state is the fold over the events: replay agrees
         self._calibrate(e)
@@ -232,7 +237,7 @@ class Table(CardNaming):
         takes it back (`_take_back`)."""
         if self.state.phase != "playing" or self.turns.mode == "deal":
             self.tracker.gone, self._soft = frozenset(), frozenset()
-            self._kept = set()
+            self._kept, self._kept_unlogged = set(), set()
             return
         self._soft = self._soft_gone() - self._kept
         gone = self._gone_this_round() - self.turns.on_floor()
@@ -333,6 +338,8 @@ class Table(CardNaming):
             data["confidence"] = intent.confidence
             if intent.card_confidence is not None:
                 data["card_confidence"] = round(intent.card_confidence, 3)
+            if intent.reading:
+                data["reading"] = _logged_reading(intent.reading)  # (its turn may log it too)
             return [self._emit(ev.CARD_LAID, data, intent.t)]
         if isinstance(intent, ShowCancelled):
             closes, self._show_prompt = self._show_prompt, None
@@ -393,6 +400,7 @@ class Table(CardNaming):
         self._faint_turns.clear()
         self._dealt_readings = {c: self._deal_reads.get(c, ()) for c in intent.floor}
         self._deal_reads = {}
+        doubtful = {c: r for c, r in self._dealt_readings.items() if _has_runner_up(r)}
         out = []
         data: dict[str, Any] = {
             "round": len(self.state.rounds),
@@ -406,6 +414,10 @@ class Table(CardNaming):
             data["confidences"] = [round(c, 3) for c in intent.confidences]
         if intent.misdeal:
             data["misdeal"] = list(intent.misdeal)  # R1.3 not done: the referee is told
+        if doubtful:
+            # the dealt cards read with a runner-up (`settle_held` may name one by it at the
+            # round's end): a restarted table reads them from the log
+            data["readings"] = {c: _logged_reading(r) for c, r in doubtful.items()}
         if intent.faint is not None:
             # the 4th dealt card, read too faintly, named from that read: kept at its place
             card, share, box = intent.faint
@@ -504,7 +516,7 @@ class Table(CardNaming):
         if remember:
             # what was read of it: a later plain read may take the code back (a restarted
             # table reads it from the log)
-            data["reading"] = [[c, round(float(p), 3)] for c, p in obs.reading]
+            data["reading"] = _logged_reading(obs.reading)
         out = [self._emit(kind, data, obs.t)]
         if remember:
             self._remember_read(out[0])
@@ -524,13 +536,17 @@ class Table(CardNaming):
     def _gone_this_round(self) -> set[str]:
         """Cards played or captured earlier this round: one deck, they cannot come back."""
         gone: set[str] = set()
+        guesses: set[str] = set()
         rnd = self.state.current_round
         for tr in rnd.live_turns() if rnd else []:
             # a card held as only a guess (R7 `unreadable`, not yet decided) names no card:
-            # the card of that code may still come (its true card is another)
-            if tr.card and not (tr.verdict == UNREADABLE and tr.status == PENDING):
+            # the card of that code may still come (its true card is another), also once a
+            # capture has taken it
+            if tr.card and tr.verdict == UNREADABLE and tr.status == PENDING:
+                guesses.add(tr.card)
+            elif tr.card:
                 gone.add(tr.card)
-            gone |= set(tr.floor_before) - set(tr.floor_after)
+            gone |= set(tr.floor_before) - set(tr.floor_after) - (guesses - gone)
         return gone - set(self.state.floor)
 
     def _score_event(self, t: float) -> Event:
@@ -669,6 +685,7 @@ class Table(CardNaming):
                     laid.get("t_landed", st.last_t),  # logs from before t_landed was kept
                     laid.get("confidence", 1.0),
                     laid.get("card_confidence"),
+                    tuple((c, float(p)) for c, p in laid.get("reading", ())),
                 )
             elif show is not None and show.data:
                 self.turns.resume_show(show.data["floor_before"], show.data["floor_after"])
@@ -698,25 +715,30 @@ class Table(CardNaming):
     def _adopt_faint(self, past: list[Event]) -> None:
         """A restarted table: cards read too faintly, or renamed from their first read, that
         trailed or were dealt this round and still lie on the floor are kept at their places
-        under their names (the log holds where they lie), and this round's doubtful reads are
-        remembered as the live table remembered them."""
+        under their names (the log holds where they lie), and this round's doubtful reads (of
+        turns and of dealt cards) and the codes doubtful turns kept are remembered as the live
+        table remembered them."""
         rnd = self.state.current_round
         if self.state.phase != "playing" or rnd is None:
             return
         floor = set(self.state.floor)
         for e in past:
             d = e.data
+            if d.get("round") != rnd.index:
+                continue
+            if e.type == ev.ROUND_STARTED:
+                self._dealt_readings = {
+                    c: tuple((a, float(p)) for a, p in d.get("readings", {}).get(c, ()))
+                    for c in d["floor"]
+                }
+            if e.type in (ev.TURN, ev.FOUL):
+                self._kept.update(d.get("kept", ()))
             dealt = d.get("faint") if e.type == ev.ROUND_STARTED else None
-            if dealt and d.get("round") == rnd.index and dealt.get("card") in floor:
+            if dealt and dealt.get("card") in floor:
                 self.tracker.adopt(dealt["card"], dealt["box"], float(dealt.get("share", 0.0)))
-            if (
-                e.type in (ev.TURN, ev.FOUL)
-                and d.get("box")
-                and d.get("round") == rnd.index
-                and d.get("card") in floor
-            ):
+            if e.type in (ev.TURN, ev.FOUL) and d.get("box") and d.get("card") in floor:
                 self.tracker.adopt(d["card"], d["box"], float(d.get("confidence", 0.0)))
-            if e.type in (ev.TURN, ev.FOUL) and d.get("reading") and d.get("round") == rnd.index:
+            if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
 
     # ---- results ----------------------------------------------------------------------------
@@ -735,3 +757,14 @@ def _held(verdict: str, foul: str) -> dict:
     return dict(
         verdict=verdict, foul=foul, takes=[], basra=False, basra_points=0, legal=[], status=PENDING
     )
+
+
+def _has_runner_up(reading: tuple) -> bool:
+    """Whether a read gives a code other than its likeliest a share a round's end may name it
+    by (`elimination.MIN_SHARE`)."""
+    return any(p >= MIN_SHARE for _c, p in reading[1:])
+
+
+def _logged_reading(reading: tuple) -> list[list]:
+    """A read as the log holds it: [[code, share], ...], likeliest first, to 3 decimals."""
+    return [[c, round(float(p), 3)] for c, p in reading]

@@ -253,6 +253,7 @@ class CardNaming:
         still in play, its confidence scaled by that code's share (a doubtful read), only a guess
         under `alt_min_share`. The code is no longer soft this round."""
         self._kept.add(card)
+        self._kept_unlogged.add(card)
         out = self._gone_this_round() | {card} | self.turns.on_floor() | set(self.tracker.cards)
         conf = snap.confidence_of(card) or reading[0][1]
         named = name_otherwise(

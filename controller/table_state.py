@@ -291,8 +291,11 @@ class TableState:
         m = Match(self.rules, players=self.players, dealer=self.first_dealer)
         for rnd in self.rounds:
             _start_round(m, rnd)
+            guesses: set[str] = set()  # codes this round's held guesses named
             for tr in rnd.live_turns():
-                self._apply_turn(m, tr)
+                self._apply_turn(m, tr, guesses)
+                if _held_guess(tr):
+                    guesses.add(tr.card)
             if rnd.ended:
                 if m.round_over or rnd.short:
                     m.end_round(short=rnd.short and not m.round_over)
@@ -302,8 +305,11 @@ class TableState:
                     )
         self.match = m
 
-    def _apply_turn(self, m, tr: TurnRecord) -> None:
-        """Apply one turn to the match: legal ones by the engine's rules, others as seen."""
+    def _apply_turn(
+        self, m, tr: TurnRecord, guesses: frozenset[str] | set[str] = frozenset()
+    ) -> None:
+        """Apply one turn to the match: legal ones by the engine's rules, others as seen
+        (`guesses`: codes held guesses of this round named before it)."""
         from engine.match import IllegalPlay
 
         if tr.floor_before and set(tr.floor_before) != set(m.floor) and m.physical:
@@ -332,11 +338,17 @@ class TableState:
             # R7 / DESIGN "after a foul the game goes on from the floor as it physically is".
             m.force(tr.card, list(tr.floor_after))
         except (ValueError, KeyError) as exc:
-            self.errors.append(f"event {tr.event_id}: cannot apply {tr.card}: {exc}")
+            if tr.card not in guesses:  # (a held guess named its code: the guess was wrong)
+                self.errors.append(f"event {tr.event_id}: cannot apply {tr.card}: {exc}")
             # the card's code is taken (a held guess named it): the play still counts, from
             # the floor as seen (R8.7: the round has 48 plays, the seat order goes on)
             with contextlib.suppress(ValueError, KeyError):
                 m.unseen(list(tr.floor_after))
+
+
+def _held_guess(tr: TurnRecord) -> bool:
+    """A turn held for the referee (R7 `unreadable`, pending) whose card is only a guess."""
+    return bool(tr.card) and tr.verdict == UNREADABLE and tr.status == PENDING
 
 
 def _start_round(m, rnd: RoundLog) -> None:
@@ -423,9 +435,10 @@ def _turn(st: TableState, e: Event) -> None:
         doubtful=bool(d.get("doubtful")),
         read_as=d.get("read_as"),
     )
+    guesses = {t.card for t in rnd.live_turns() if _held_guess(t)}
     rnd.turns.append(tr)
     st.laid = None
-    st._apply_turn(st.match, tr)
+    st._apply_turn(st.match, tr, guesses)
     prompt_id = d.get("prompt")
     if prompt_id is not None:
         _close_prompt(st, int(prompt_id))

@@ -35,6 +35,9 @@ UNTOUCHED_MOST = 0.04
 # Two reads whose card boxes overlap this much (intersection over union) lie at one place: one
 # card (a card laid on another covers it, and it is not read there any more)
 ONE_PLACE_IOU = 0.8
+# ... and at this much, however sure the new read: a card laid on another is never that well
+# aligned with it (two reads of one card, its corners read as two codes)
+SAME_BOX_IOU = 0.95
 
 
 @dataclass
@@ -621,11 +624,13 @@ class FloorTracker:
                     self._unread.add(code)
                 if code in floor:
                     # an unsure read of a new code at that very place is this card misread
-                    # (a hand or a card passed over it), not a card laid on it
+                    # (a hand or a card passed over it), not a card laid on it; so is any
+                    # read of one at the very same box
                     here = boxes.get(code, known)
                     for other in [o for o in floor if o not in self.cards and o in boxes]:
-                        if mean.get(other, 1.0) < self.sure and iou(boxes[other], here) >= (
-                            ONE_PLACE_IOU
+                        overlap = iou(boxes[other], here)
+                        if overlap >= SAME_BOX_IOU or (
+                            mean.get(other, 1.0) < self.sure and overlap >= ONE_PLACE_IOU
                         ):
                             floor.discard(other)
                             self.kept += 1

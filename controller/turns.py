@@ -102,6 +102,7 @@ class CardLaid:
     confidence: float = 1.0  # the recogniser's certainty about that snapshot
     unsure: bool = False  # the card's code is only a best guess (one deck)
     card_confidence: float | None = None  # how surely the laid card itself was read
+    reading: tuple[tuple[str, float], ...] = ()  # what the classifier said of it (its turn's)
 
 
 @dataclass(frozen=True)
@@ -491,7 +492,10 @@ class TurnTracker:
             and not removed
             and earlier
             and box is not None
-            and not added & earlier.keys()  # the faint card itself, now read plainly
+            # the faint card itself, now read plainly (a card that came read plainly as only a
+            # runner-up of the faint read is another card unless it lies at its place:
+            # `trail_of`)
+            and max(earlier, key=earlier.__getitem__) not in added
             and self.trail_of is not None
         ):
             # The card read too faintly stays while the next card comes: it took nothing (a
@@ -543,7 +547,9 @@ class TurnTracker:
             self._conf, self._unsure = snap.confidence, unsure
             self._card_conf = snap.confidence_of(card)
             self._reading = snap.reading_of(card)
-            laid = CardLaid(card, f, s, snap.t, self._t_land, self._conf, unsure, self._card_conf)
+            laid = CardLaid(
+                card, f, s, snap.t, self._t_land, self._conf, unsure, self._card_conf, self._reading
+            )
             return [laid]
         if not added and removed:
             # Cards left but the played card was never seen: ask for it, never guess.
@@ -664,6 +670,12 @@ class TurnTracker:
             (card,) = added
             self.mode, self._card, self._show_snap = SHOWING, card, snap
             return []
+        if not after <= s:
+            # More cards left with nothing shown: the table went on. The play nobody showed
+            # is held for the referee, and the views go on from the floor it left (R7).
+            missed = MissedPlay(self.floor, after, snap.t)
+            self.set_floor(after)
+            return [missed, *self._idle(snap)]
         return []
 
     def _showing(self, snap: Snapshot) -> list[Intent]:
@@ -727,12 +739,14 @@ class TurnTracker:
         t: float,
         confidence: float = 1.0,
         card_confidence: float | None = None,
+        reading: tuple[tuple[str, float], ...] = (),
     ) -> None:
         """A restarted table: the card was laid before the restart, its capture not yet seen.
-        `t` and `confidence`: when it landed and how sure that read was (the turn keeps both)."""
+        `t`, `confidence` and `reading`: when it landed, how sure that read was and what it
+        said (the turn keeps all three)."""
         self.mode, self.floor = LAID, frozenset(floor_before)
         self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, confidence
-        self._unsure, self._card_conf, self._reading = False, card_confidence, ()
+        self._unsure, self._card_conf, self._reading = False, card_confidence, tuple(reading)
 
     def resume_show(self, floor_before, floor_after) -> None:
         """A restarted table: the "show the card" prompt is still open."""

@@ -14,6 +14,8 @@ from controller.events import Event
 from controller.simulator import simulate
 from controller.table import Table
 from controller.table_state import OK, PENDING, UNREADABLE, replay
+from controller.turns import Snapshot
+from engine.record import score_record
 from tests.test_controller_new_deal import (
     _marks,
     _unseen_capture_floors,
@@ -66,10 +68,10 @@ def test_the_referees_own_naming_is_left_alone_r7():
     assert named == [{"card": "9C"}]
 
 
-def _round_log(seed: int) -> tuple[list[Event], list]:
+def _round_log(seed: int, fouls: int = 0) -> tuple[list[Event], list]:
     """Round 0 of a simulated classic 2-player match, every still floor seen: its events up to
-    (not including) `round_ended`, and its true plays."""
-    video = simulate("classic", 2, seed, rounds=1, fouls=0, fast_share=0.0)
+    (not including) `round_ended`, and its true plays (`fouls` of them fouls)."""
+    video = simulate("classic", 2, seed, rounds=1, fouls=fouls, fast_share=0.0)
     log: list = []
     table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
     feed(table, video.still_floors())
@@ -378,3 +380,100 @@ def test_a_deal_correction_keeps_a_lebanese_two_card_basra_v3_b():
     assert (nine.card, nine.takes, nine.basra, nine.basra_points) == ("9C", ("4D", "5D"), True, 10)
     assert table.state.live_totals == [0, 10] and table.state.errors == []
     assert table.state.rounds[0].floor == ("2S", "4D", "QC", "KD")
+
+
+def _dealt_misread_round(restart_at: int | None = None) -> tuple[Table, list[Event], object]:
+    """Seed 61, round 0, seen as a camera would see it: the dealt TH read QH 0.53 (TH 0.46
+    behind) until the JC swept the deal; the real QH, trailed at play 2, held as a guess
+    (QD, its code dealt) until the QC took it at play 9; every other view plain. With
+    `restart_at`, the table restarts from its log when that play lands."""
+    video = simulate("classic", 2, 61, rounds=1, fouls=0, fast_share=0.0)
+    marks = _marks(video)
+    log: list = []
+    table = Table("classic", 2, video.game.rounds[0].dealer, subscribers=[log.append])
+    read = (("QH", 0.53), ("TH", 0.46))
+    for t, floor in video.still_floors():
+        if restart_at is not None and t >= marks[(0, restart_at)]:
+            table, restart_at = Table(events=list(log), subscribers=[log.append]), None
+        if t < marks[(0, 1)]:
+            seen = frozenset("QH" if c == "TH" else c for c in floor)
+            snap = Snapshot(t, seen, readings=(("QH", read),) if "QH" in seen else ())
+        elif t < marks[(0, 10)] and "QH" in floor:
+            snap = Snapshot(t, frozenset(floor) - {"QH"} | {"QD"}, unsure=frozenset({"QD"}))
+        else:
+            snap = Snapshot(t, frozenset(floor))
+        table.feed_snapshot(snap)
+    return table, log, video
+
+
+def test_a_restarted_table_names_a_held_play_by_a_dealt_cards_read_r1_1_r8_7():
+    # The deal's read is logged with it (its runner-up could name a card at the round's
+    # end); the table restarts as the 48th play lands. At the round's end the one code never
+    # seen is TH, the dealt read's runner-up: the deal's QH was the TH and the guess at play 2
+    # the QH (a legal trail, R2.7; a TH there would leave the QC taking a TH, R2.3). The
+    # camera corrects both, as a table that never stopped does, and the round is scored true.
+    # (Before: a restarted table forgot the deal's read and left the play to the referee.)
+    for restart_at in (None, 47):
+        table, log, video = _dealt_misread_round(restart_at)
+        deal = next(e for e in log if e.type == ev.ROUND_STARTED)
+        assert deal.data["floor"] == ["3H", "5C", "9S", "QH"]
+        assert deal.data["readings"] == {"QH": [["QH", 0.53], ["TH", 0.46]]}
+        held = next(e for e in log if e.type == ev.FOUL and e.data["play"] == 2)
+        assert (held.data["card"], held.data["verdict"]) == ("QD", UNREADABLE)
+        named = [e.data for e in log if e.type == ev.REFEREE]
+        assert named == [
+            {"action": "correct", "target": deal.id, "payload": {"was": "QH", "card": "TH", "by": "camera"}},
+            {"action": "correct", "target": held.id, "payload": {"card": "QH", "by": "camera"}},
+        ]  # fmt: skip
+        # the real QD came at play 16, after the QC had taken the guess: a trail (R2.7), not
+        # a duplicate (the guess never used its code up, R7)
+        real = next(e for e in log if e.type in (ev.TURN, ev.FOUL) and e.data["play"] == 16)
+        assert (real.type, real.data["card"], real.data["verdict"]) == (ev.TURN, "QD", "trail")
+        assert table.result()["rounds"] == score_record(video.game.record)["rounds"]
+        assert table.result()["fouls"] == [] and table.state.errors == []
+        assert replay(log).to_dict() == table.state.to_dict()
+
+
+def _unread(log: list[Event], play: int) -> list[Event]:
+    """The log with that play's card never seen: held for the referee (R7 `unreadable`)."""
+    out = []
+    for e in log:
+        if e.type in (ev.TURN, ev.FOUL) and e.data.get("round") == 0 and e.data["play"] == play:
+            data = dict(e.data, card=None, verdict=UNREADABLE, foul=UNREADABLE)
+            data.update(takes=[], basra=False, basra_points=0, legal=[], status=PENDING)
+            e = Event(e.id, e.match_id, ev.FOUL, e.t, data)
+        out.append(e)
+    return out
+
+
+def test_the_one_card_never_seen_names_a_held_play_that_was_a_foul_r2_6_r7_r8_7():
+    # Seed 60, round 0: at play 17 the 3S trailed beside 3D 4H 5C 7C QD, where it could take
+    # the 3D (a missed capture, R2.3, R2.6). The camera never saw the 3S. At the round's end the 3S is the one code
+    # never seen: no legal play explains the held one, but one deck names it (R1.1), and the
+    # play is judged as it happened: a missed capture, pending for the referee (R7).
+    log, plays = _round_log(60, fouls=1)
+    assert (plays[17].card, plays[17].floor_before) == ("3S", ("3D", "4H", "5C", "7C", "QD"))
+    assert set(plays[17].floor_after) == {"3S", "3D", "4H", "5C", "7C", "QD"}
+    state = replay(_unread(log, 17))
+    p17 = _turn_id(log, 17)
+    assert named(settle_held(state)) == [(p17, "3S")]
+    for data in settle_held(state):
+        state.apply(Event(state.last_event_id + 1, state.match_id, ev.REFEREE, 0.0, data))
+    (foul,) = state.fouls()
+    assert (foul["play"], foul["card"], foul["kind"], foul["status"]) == (
+        17, "3S", "missed_capture", PENDING
+    )  # fmt: skip
+
+
+def test_a_held_play_is_not_named_a_foul_while_another_foul_is_open_r7():
+    # The same round, but another play is an open foul too (as a misread would make it):
+    # two fouls in one round are likelier one misread, so the held play stays with the
+    # referee.
+    log, _plays = _round_log(60, fouls=1)
+    events = []
+    for e in _unread(log, 17):
+        if e.type == ev.TURN and e.data.get("play") == 30:
+            data = dict(e.data, verdict="foul", foul="wrong_capture", status=PENDING)
+            e = Event(e.id, e.match_id, ev.FOUL, e.t, data)
+        events.append(e)
+    assert settle_held(replay(events)) == []

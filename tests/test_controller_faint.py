@@ -481,16 +481,36 @@ def test_what_this_view_reads_faintly_is_the_next_card_not_the_one_that_took_r7(
 
 
 def test_a_faint_card_then_read_plainly_where_it_lies_is_one_card_r1_1():
-    # The faint card (KD 0.6, KH 0.15) is read plainly as KH in the next view: one card,
-    # seat 1's KH trail (no K on the floor: R2.3, R2.7), not a faint trail and another card.
+    # The faint card (KD 0.6, KH 0.15) is read plainly as KH in the next view, where the
+    # faint one lay: one card, seat 1's KH trail (no K on the floor: R2.3, R2.7), not a faint
+    # trail and another card.
     table, clock = dealt(floor="9C 5H 4S QD")
     snap = clock.snap("9C 5H 4S QD")
     faint = (("KD", 0.6), ("KH", 0.15))
-    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    box = (400.0, 200.0, 480.0, 320.0)
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box))
+    table.tracker.cards["KH"] = [402.0, 198.0, 483.0, 321.0]  # where the plain read lies
     (kh,) = table.feed_snapshot(clock.snap("9C 5H 4S QD KH"))
     assert (kh.data["card"], kh.data["seat"], kh.data["verdict"]) == ("KH", 1, "trail")
     assert "faint" not in kh.data
     assert table.state.to_play == 0
+
+
+def test_a_card_read_plainly_elsewhere_as_a_faint_reads_runner_up_is_the_next_card_r2_7():
+    # Seat 1's card is read only faintly (QS 0.6, KS 0.16, AH 0.12) where it lies. Seat 0
+    # then lays a card read plainly as AH somewhere else: the faint card stayed while the
+    # next came, so it trailed first (a QS takes nothing from 9C 5H 4S AS, R2.3, R2.7), and
+    # the AH is seat 0's play, which can take the AS (R2.3) - not the faint card read again.
+    table, clock = dealt(floor="9C 5H 4S AS")
+    snap = clock.snap("9C 5H 4S AS")
+    faint = (("QS", 0.6), ("KS", 0.16), ("AH", 0.12))
+    box = (400.0, 200.0, 480.0, 320.0)
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box))
+    table.tracker.cards["AH"] = [700.0, 400.0, 780.0, 520.0]
+    qs, ah = table.feed_snapshot(clock.snap("9C 5H 4S AS AH"))
+    assert (qs.data["card"], qs.data["seat"], qs.data["verdict"]) == ("QS", 1, "trail")
+    assert qs.data["faint"] is True
+    assert (ah.type, ah.data["card"], ah.data["seat"]) == ("card_laid", "AH", 0)
 
 
 def test_a_corrected_faint_guess_is_renamed_where_it_lies_and_after_a_restart():
@@ -902,3 +922,45 @@ def test_a_restarted_table_takes_a_code_back_as_the_live_one_would_r1_1_r7():
     _assert_taken_back(fix, turn, doubt.id, "8C", "TC")
     assert not resumed.state.errors
     assert replay(log).to_dict() == resumed.state.to_dict()
+
+
+def test_a_restarted_table_keeps_a_code_the_earlier_turn_kept_r1_1_r7():
+    # The swept TC (read TC 0.71) kept its code when seat 1's next card read only TC 0.6: that
+    # card was named TD, and the TC is the earlier turn's for the rest of the round. The turn
+    # logs it (`kept`). The table restarts; seat 0 lays a card read plainly TC 0.94. The
+    # restarted table, like the live one, does not take the code back from the earlier turn
+    # (no camera correction to 8C): both see the same card laid.
+    table, log, doubt, clock = _weak_tc_swept((("TC", 0.71), ("8C", 0.14), ("6C", 0.13)))
+    (turn,) = table.feed_snapshot(_laid(clock, "TC", "TC", 0.7, (("TC", 0.6), ("TD", 0.3))))
+    assert (turn.data["card"], turn.data["kept"]) == ("TD", ["TC"])
+    resumed = Table(events=list(log), subscribers=[])
+    plain = _laid(clock, "TD TC", "TC", 0.7, (("TC", 0.94), ("6C", 0.04)))
+    for t in (table, resumed):
+        (laid,) = t.feed_snapshot(plain)
+        assert (laid.type, laid.data["card"], laid.data["seat"]) == ("card_laid", "TC", 0)
+        assert not [e for e in t.state.turns() if e.decided_by]
+        assert next(tr for tr in t.state.turns() if tr.event_id == doubt.id).card == "TC"
+
+
+def test_a_table_restarted_between_a_laid_card_and_its_capture_logs_its_read_r2_3_r7():
+    # Seat 1 lays a card read doubtfully as KH (KH 0.6, KS 0.3) on 9C 5H 4S KD: it can take
+    # the KD (R2.3), so the table waits for the capture. The table restarts, then the KD
+    # goes. The capture's turn logs the card's read (a later plain KH read may take the code
+    # back, R1.1) exactly as a table that never stopped does.
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD"))
+    reading = (("KH", 0.6), ("KS", 0.3))
+    (laid,) = table.feed_snapshot(_laid(clock, "9C 5H 4S KD KH", "KH", 0.3, reading))
+    assert (laid.type, laid.data["reading"]) == ("card_laid", [["KH", 0.6], ["KS", 0.3]])
+    resumed = Table(events=list(log), subscribers=[])
+    cleared = clock.snap("9C 5H 4S")
+    turns = [t.feed_snapshot(cleared) for t in (table, resumed)]
+    for (turn,) in turns:
+        assert (turn.data["card"], turn.data["verdict"], turn.data["takes"]) == (
+            "KH", "capture", ["KD"]
+        )  # fmt: skip
+        assert turn.data["doubtful"] is True
+        assert turn.data["reading"] == [["KH", 0.6], ["KS", 0.3]]
+    assert turns[0][0].data == turns[1][0].data

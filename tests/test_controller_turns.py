@@ -327,6 +327,29 @@ def test_a_card_laid_after_an_unseen_capture_is_the_next_play_not_the_card_shown
     assert record["rounds"][0]["plays"][0] == "9D"
 
 
+def test_play_goes_on_when_more_cards_leave_before_anyone_shows_a_card_r7():
+    # Seat 1 took the KD with a card the camera never saw: "show the card". Nobody shows
+    # one; seat 0 takes the 4S the same way (laid and scooped at once). The first play is
+    # held for the referee with its card unknown (R7 unreadable), seat 0 is asked in turn,
+    # shows the 4H and takes it back: a capture of the 4S (R2.3). Play goes on from there -
+    # the table is not left waiting for the first card for the rest of the round.
+    table, clock = dealt()
+    (first,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert (first.data["kind"], first.data["seat"]) == ("show_card", 1)
+    held, second = table.feed_snapshot(clock.snap("9C 5H"))
+    assert (held.type, held.data["card"], held.data["seat"]) == (FOUL, None, 1)
+    assert held.data["verdict"] == "unreadable" and held.data["floor_after"] == ["4S", "5H", "9C"]
+    assert (second.data["kind"], second.data["seat"]) == ("show_card", 0)
+    assert table.feed_snapshot(clock.snap("9C 5H 4H")) == []  # shown
+    (turn,) = table.feed_snapshot(clock.snap("9C 5H"))  # taken back
+    assert (turn.data["card"], turn.data["seat"], turn.data["verdict"]) == ("4H", 0, "capture")
+    assert turn.data["takes"] == ["4S"]
+    (trail,) = table.feed_snapshot(clock.snap("9C 5H 2D"))
+    assert (trail.data["card"], trail.data["seat"], trail.data["verdict"]) == ("2D", 1, "trail")
+    assert table.state.match.captured(1) == ("KD",)  # the unknown card's, meanwhile
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()
+
+
 def test_the_scoreboard_shows_a_basra_at_once_r3_4(caplog):
     """Through the real bridge and its text board (the firmware protocol, ACKed frames)."""
     import logging
