@@ -67,8 +67,8 @@ def settle_held(
     cards are named only when the count matches (no code seen twice) and exactly one way of
     giving them out makes every held play legal (R2) and leaves every legal play legal (of
     several, one the reads make READ_MARGIN times likelier: `_likeliest`). When no way makes
-    every held play legal, a held play may be a foul after all (a card that could have
-    captured and trailed, R2.6), unless another play of the round is an open foul (a hint of
+    every held play legal, a held play that took nothing may be a foul after all (a card
+    that could have captured and trailed, R2.6), unless another play of the round is an open foul (a hint of
     a misread): the one way there is, or the one the reads pick, is named, and its fouls are
     judged and left pending for the referee. Otherwise the cards stay with the referee (R7)."""
     rnd = state.current_round
@@ -189,7 +189,16 @@ def _fits(
     probe._rebuild()
     if set(probe.errors) - known:
         return False
-    may_foul = {it.target for it in items if it.held} if held_may_foul else set()
+    # a held play that took nothing may have been a missed capture (R2.6); one that took
+    # cards is never named a wrong capture this way
+    trails = {
+        tr.event_id
+        for tr in probe.current_round.live_turns()
+        if set(tr.floor_before) <= set(tr.floor_after)
+    }
+    may_foul = (
+        {it.target for it in items if it.held and it.target in trails} if held_may_foul else set()
+    )
     return not any(
         was[tr.event_id] != "foul" and tr.event_id not in may_foul and _foul_now(probe, tr)
         for tr in probe.current_round.live_turns()

@@ -105,6 +105,7 @@ class Table(CardNaming):
             still_lying=self._still_lying,
             still_gone=self._still_gone,
             last_play=self._last_play,
+            one_play=self._one_play,
         )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
@@ -147,7 +148,7 @@ class Table(CardNaming):
         self._subscribers.append(fn)
 
     def _emit(self, type_: str, data: dict[str, Any], t: float) -> Event:
-        if type_ in (ev.TURN, ev.FOUL) and self._kept_unlogged:
+        if type_ in (ev.TURN, ev.FOUL, ev.CARD_LAID) and self._kept_unlogged:
             # codes an earlier doubtful turn kept (`_not_own`): a restarted table keeps them
             data = dict(data, kept=sorted(self._kept_unlogged))
             self._kept_unlogged = set()
@@ -398,7 +399,11 @@ class Table(CardNaming):
     def _round_start(self, intent: RoundStart) -> list[Event]:
         self._readings.clear()  # a take-back looks only at this round's turns
         self._faint_turns.clear()
-        self._dealt_readings = {c: self._deal_reads.get(c, ()) for c in intent.floor}
+        # as the log holds them (3 decimals): a restarted table judges by the same shares
+        self._dealt_readings = {
+            c: tuple((a, p) for a, p in _logged_reading(self._deal_reads.get(c, ())))
+            for c in intent.floor
+        }
         self._deal_reads = {}
         doubtful = {c: r for c, r in self._dealt_readings.items() if _has_runner_up(r)}
         out = []
@@ -731,7 +736,7 @@ class Table(CardNaming):
                     c: tuple((a, float(p)) for a, p in d.get("readings", {}).get(c, ()))
                     for c in d["floor"]
                 }
-            if e.type in (ev.TURN, ev.FOUL):
+            if e.type in (ev.TURN, ev.FOUL, ev.CARD_LAID):
                 self._kept.update(d.get("kept", ()))
             dealt = d.get("faint") if e.type == ev.ROUND_STARTED else None
             if dealt and dealt.get("card") in floor:

@@ -17,6 +17,7 @@ from controller.store import Conflict
 from controller.table_state import UNREADABLE, TableState
 from controller.tracker import name_otherwise, same_place
 from controller.turns import CardLaid, ObservedTurn, Snapshot
+from engine.cards import FULL_DECK
 from engine.match import PLAYS_PER_ROUND
 
 # A card read too faintly to accept that stays as the next card comes is judged as a trail
@@ -161,6 +162,7 @@ class CardNaming:
             intent.t_landed,
             intent.confidence,
             intent.card_confidence,
+            intent.reading,
         )
         return CardLaid(
             intent.card,
@@ -171,6 +173,7 @@ class CardNaming:
             intent.confidence,
             intent.unsure,
             intent.card_confidence,
+            intent.reading,
         )
 
     def _take_back(self, intent: Any, snap: Snapshot) -> Any:
@@ -367,6 +370,11 @@ class CardNaming:
             ((share, code) for code, share in faint.items() if code not in gone | lying),
             reverse=True,
         )
+
+    def _one_play(self, before: frozenset[str], after: frozenset[str]) -> bool:
+        """Whether one card still in play (one deck) takes exactly `before - after`, legally."""
+        anything = {code: 1.0 for code in FULL_DECK}
+        return self._explain(before, after, anything) is not None
 
     def _last_play(self) -> bool:
         """Whether the next play is the round's last (R8.7: 48 plays a round)."""

@@ -617,6 +617,8 @@ class FloorTracker:
             share = self._changed_share(known)
             if share is not None and share > UNTOUCHED_MOST:
                 # touched: trust the read, unless it lost the card where no lift could have
+                # (a card kept because one just laid covers it may lie squarely under it)
+                same_box = code in floor or share < self.config.lifted_change
                 if code not in floor and still_there(known, share):
                     floor.add(code)
                     boxes[code] = known
@@ -625,11 +627,12 @@ class FloorTracker:
                 if code in floor:
                     # an unsure read of a new code at that very place is this card misread
                     # (a hand or a card passed over it), not a card laid on it; so is any
-                    # read of one at the very same box
+                    # read of one at the very same box as a card read there, or kept there
+                    # for a change too small for a lift
                     here = boxes.get(code, known)
                     for other in [o for o in floor if o not in self.cards and o in boxes]:
                         overlap = iou(boxes[other], here)
-                        if overlap >= SAME_BOX_IOU or (
+                        if (same_box and overlap >= SAME_BOX_IOU) or (
                             mean.get(other, 1.0) < self.sure and overlap >= ONE_PLACE_IOU
                         ):
                             floor.discard(other)

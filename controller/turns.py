@@ -242,6 +242,9 @@ class TurnTracker:
     ) = None
     # last_play() -> whether the next play is the round's last (R8.7: the 48th)
     last_play: Callable[[], bool] | None = None
+    # one_play(floor_before, floor_after) -> whether one card still in play takes exactly
+    # the cards that left, legally (R2)
+    one_play: Callable[[frozenset[str], frozenset[str]], bool] | None = None
     mode: str = DEAL
     floor: frozenset[str] = frozenset()
     seen_empty: bool = True
@@ -671,6 +674,10 @@ class TurnTracker:
             self.mode, self._card, self._show_snap = SHOWING, card, snap
             return []
         if not after <= s:
+            if s < after and self.one_play is not None and self.one_play(self.floor, s):
+                # more of the same capture (scooped in two motions): still that one card
+                self._after = s
+                return []
             # More cards left with nothing shown: the table went on. The play nobody showed
             # is held for the referee, and the views go on from the floor it left (R7).
             missed = MissedPlay(self.floor, after, snap.t)

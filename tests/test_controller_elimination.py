@@ -477,3 +477,18 @@ def test_a_held_play_is_not_named_a_foul_while_another_foul_is_open_r7():
             e = Event(e.id, e.match_id, ev.FOUL, e.t, data)
         events.append(e)
     assert settle_held(replay(events)) == []
+
+
+def test_a_held_capture_is_not_named_a_wrong_capture_at_the_rounds_end_r2_3_r7():
+    # Seed 60, round 0: the 6C that trailed at play 0 was read as KD (a trail all the same,
+    # R2.7) until the JS swept it at play 2; the real KD took the KS at play 15 unseen, held.
+    # The one code never seen is 6C, and a 6C there would "take" a KS: no card could (R2.3).
+    # A held play that took cards is never named into a wrong capture: it stays with the
+    # referee (R7).
+    log, plays = _round_log(60)
+    assert (plays[0].card, plays[2].card, plays[2].floor_after) == ("6C", "JS", ())
+    assert (plays[15].card, set(plays[15].floor_before) - set(plays[15].floor_after)) == (
+        "KD", {"KS"}
+    )  # fmt: skip
+    events = _hold(_misread(_renamed_floors(log, "6C", "KD", range(0, 3)), 0, "KD"), {15: None})
+    assert settle_held(replay(events)) == []

@@ -964,3 +964,26 @@ def test_a_table_restarted_between_a_laid_card_and_its_capture_logs_its_read_r2_
         assert turn.data["doubtful"] is True
         assert turn.data["reading"] == [["KH", 0.6], ["KS", 0.3]]
     assert turns[0][0].data == turns[1][0].data
+
+
+def test_a_restarted_table_keeps_a_code_a_laid_cards_naming_kept_r1_1_r7():
+    # As above, but seat 1 trailed the TH first, so seat 0's card read TC 0.6 (named TD) can
+    # take it and is laid: the kept TC is logged with the lay. The table restarts before the
+    # capture; both tables then see the same capture (a basra, R3.4) and, for a card read
+    # plainly TC 0.94, no take-back from the earlier turn: it keeps the TC, and the new card
+    # is a duplicate for the referee (R7), on the restarted table as on the live one.
+    table, log, doubt, clock = _weak_tc_swept((("TC", 0.71), ("8C", 0.14), ("6C", 0.13)))
+    table.feed_snapshot(clock.snap("TH"))
+    (laid,) = table.feed_snapshot(_laid(clock, "TH TC", "TC", 0.7, (("TC", 0.6), ("TD", 0.3))))
+    assert (laid.type, laid.data["card"], laid.data["kept"]) == ("card_laid", "TD", ["TC"])
+    resumed = Table(events=list(log), subscribers=[])
+    cleared, plain = clock.snap(""), _laid(clock, "TC", "TC", 0.7, (("TC", 0.94), ("6C", 0.04)))
+    seen = []
+    for t in (table, resumed):
+        capture, _score = t.feed_snapshot(cleared)
+        assert (capture.data["card"], capture.data["verdict"]) == ("TD", "capture")
+        seen.append(
+            [(e.type, e.data.get("card"), e.data.get("action")) for e in t.feed_snapshot(plain)]
+        )
+        assert next(tr for tr in t.state.turns() if tr.event_id == doubt.id).card == "TC"
+    assert seen[0] == seen[1] == [("foul", "TC", None)]

@@ -350,6 +350,22 @@ def test_play_goes_on_when_more_cards_leave_before_anyone_shows_a_card_r7():
     assert replay(table_events(table)).to_dict() == table.state.to_dict()
 
 
+def test_a_capture_scooped_in_two_motions_is_one_play_r2_2_r7():
+    # Seat 1 takes 9C, then 5H+4S, with one card the camera never saw (R2.2: a 9 takes the
+    # 9C and 5+4), scooping in two motions: "show the card" after the first; the second
+    # leaves a floor one card takes from the first (a 9 in play): the same play, not
+    # another player's. Seat 1 shows the 9D: a capture of 9C 5H 4S.
+    table, clock = dealt()
+    (prompt,) = table.feed_snapshot(clock.snap("5H 4S KD"))
+    assert (prompt.data["kind"], prompt.data["seat"]) == ("show_card", 1)
+    assert table.feed_snapshot(clock.snap("KD")) == []  # still that play
+    assert table.feed_snapshot(clock.snap("KD 9D")) == []  # shown
+    (turn,) = table.feed_snapshot(clock.snap("KD"))
+    assert (turn.data["card"], turn.data["seat"], turn.data["verdict"]) == ("9D", 1, "capture")
+    assert sorted(turn.data["takes"]) == ["4S", "5H", "9C"]
+    assert not [e for e in table_events(table) if e.type == FOUL]
+
+
 def test_the_scoreboard_shows_a_basra_at_once_r3_4(caplog):
     """Through the real bridge and its text board (the firmware protocol, ACKed frames)."""
     import logging
