@@ -68,9 +68,9 @@ def settle_held(
     giving them out makes every held play legal (R2) and leaves every legal play legal (of
     several, one the reads make READ_MARGIN times likelier: `_likeliest`). When no way makes
     every held play legal, a held play that took nothing may be a foul after all (a card
-    that could have captured and trailed, R2.6), unless another play of the round is an open foul (a hint of
-    a misread): the one way there is, or the one the reads pick, is named, and its fouls are
-    judged and left pending for the referee. Otherwise the cards stay with the referee (R7)."""
+    that could have captured and trailed, R2.6), unless another play of the round is an
+    open foul (a hint of a misread): the one way there is, or the one the reads pick, is
+    named, and its fouls are judged and left pending for the referee. Otherwise the cards stay with the referee (R7)."""
     rnd = state.current_round
     if rnd is None or rnd.ended:
         return []
@@ -168,7 +168,7 @@ def _fits(
     held_may_foul: bool = False,
 ) -> bool:
     """Whether these cards, all named, make every held play legal (with `held_may_foul`, a
-    held play may be judged a foul) and leave every legal play of the round legal (a renamed
+    held play that took nothing may be judged a foul: a missed capture) and leave every legal play of the round legal (a renamed
     card lying on the floor is renamed in the later floors too). They are judged together:
     naming one before another may hold a code twice for a moment."""
     probe = state.copy()
@@ -191,17 +191,16 @@ def _fits(
         return False
     # a held play that took nothing may have been a missed capture (R2.6); one that took
     # cards is never named a wrong capture this way
-    trails = {
-        tr.event_id
-        for tr in probe.current_round.live_turns()
-        if set(tr.floor_before) <= set(tr.floor_after)
-    }
+    live = probe.current_round.live_turns()
     may_foul = (
-        {it.target for it in items if it.held and it.target in trails} if held_may_foul else set()
+        {tr.event_id for tr in live if set(tr.floor_before) <= set(tr.floor_after)}
+        & {it.target for it in items if it.held}
+        if held_may_foul
+        else set()
     )
     return not any(
         was[tr.event_id] != "foul" and tr.event_id not in may_foul and _foul_now(probe, tr)
-        for tr in probe.current_round.live_turns()
+        for tr in live
     )
 
 

@@ -25,7 +25,7 @@ from controller.table_naming import (
     _rounded,
     _sorted,
 )
-from controller.table_state import PENDING, UNREADABLE, TableState, replay
+from controller.table_state import PENDING, UNREADABLE, TableState, held_guess, replay
 from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import (
     CardLaid,
@@ -129,7 +129,7 @@ class Table(CardNaming):
                 raise UserError("the stored events hold no match_started")
             self.match_id = self.state.match_id
             self._resume()
-            self._adopt_faint(past)
+            self._restore_round(past)
         else:
             self.state = TableState()
             self.match_id = match_id or uuid.uuid4().hex[:12]
@@ -401,8 +401,7 @@ class Table(CardNaming):
         self._faint_turns.clear()
         # as the log holds them (3 decimals): a restarted table judges by the same shares
         self._dealt_readings = {
-            c: tuple((a, p) for a, p in _logged_reading(self._deal_reads.get(c, ())))
-            for c in intent.floor
+            c: _read_back(_logged_reading(self._deal_reads.get(c, ()))) for c in intent.floor
         }
         self._deal_reads = {}
         doubtful = {c: r for c, r in self._dealt_readings.items() if _has_runner_up(r)}
@@ -547,7 +546,7 @@ class Table(CardNaming):
             # a card held as only a guess (R7 `unreadable`, not yet decided) names no card:
             # the card of that code may still come (its true card is another), also once a
             # capture has taken it
-            if tr.card and tr.verdict == UNREADABLE and tr.status == PENDING:
+            if held_guess(tr):
                 guesses.add(tr.card)
             elif tr.card:
                 gone.add(tr.card)
@@ -690,7 +689,7 @@ class Table(CardNaming):
                     laid.get("t_landed", st.last_t),  # logs from before t_landed was kept
                     laid.get("confidence", 1.0),
                     laid.get("card_confidence"),
-                    tuple((c, float(p)) for c, p in laid.get("reading", ())),
+                    _read_back(laid.get("reading", ())),
                 )
             elif show is not None and show.data:
                 self.turns.resume_show(show.data["floor_before"], show.data["floor_after"])
@@ -713,11 +712,11 @@ class Table(CardNaming):
     def _remember_read(self, e: Event) -> None:
         """Keep a doubtful turn's read (`reading` in its data) for `_take_back`, and whether
         it was read too faintly to accept."""
-        self._readings[e.id] = tuple((c, float(p)) for c, p in e.data["reading"])
+        self._readings[e.id] = _read_back(e.data["reading"])
         if e.data.get("faint"):
             self._faint_turns.add(e.id)
 
-    def _adopt_faint(self, past: list[Event]) -> None:
+    def _restore_round(self, past: list[Event]) -> None:
         """A restarted table: cards read too faintly, or renamed from their first read, that
         trailed or were dealt this round and still lie on the floor are kept at their places
         under their names (the log holds where they lie), and this round's doubtful reads (of
@@ -733,8 +732,7 @@ class Table(CardNaming):
                 continue
             if e.type == ev.ROUND_STARTED:
                 self._dealt_readings = {
-                    c: tuple((a, float(p)) for a, p in d.get("readings", {}).get(c, ()))
-                    for c in d["floor"]
+                    c: _read_back(d.get("readings", {}).get(c, ())) for c in d["floor"]
                 }
             if e.type in (ev.TURN, ev.FOUL, ev.CARD_LAID):
                 self._kept.update(d.get("kept", ()))
@@ -773,3 +771,8 @@ def _has_runner_up(reading: tuple) -> bool:
 def _logged_reading(reading: tuple) -> list[list]:
     """A read as the log holds it: [[code, share], ...], likeliest first, to 3 decimals."""
     return [[c, round(float(p), 3)] for c, p in reading]
+
+
+def _read_back(logged) -> tuple[tuple[str, float], ...]:
+    """A read from the log ([[code, share], ...]) as the Table holds reads."""
+    return tuple((c, float(p)) for c, p in logged)

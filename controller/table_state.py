@@ -294,7 +294,7 @@ class TableState:
             guesses: set[str] = set()  # codes this round's held guesses named
             for tr in rnd.live_turns():
                 self._apply_turn(m, tr, guesses)
-                if _held_guess(tr):
+                if held_guess(tr):
                     guesses.add(tr.card)
             if rnd.ended:
                 if m.round_over or rnd.short:
@@ -318,7 +318,7 @@ class TableState:
                 m.see_floor(list(tr.floor_before))
             except (ValueError, KeyError) as exc:
                 self.errors.append(f"event {tr.event_id}: {exc}")
-        if tr.card is None or (tr.verdict == UNREADABLE and tr.status == PENDING):
+        if tr.card is None or held_guess(tr):
             # R7: cards left the floor and the card that took them was never seen or only
             # guessed (held for the referee, who names it with `correct`): they go to the
             # player's side. A guess is not the card played: its code may still come (one
@@ -346,7 +346,7 @@ class TableState:
                 m.unseen(list(tr.floor_after))
 
 
-def _held_guess(tr: TurnRecord) -> bool:
+def held_guess(tr: TurnRecord) -> bool:
     """A turn held for the referee (R7 `unreadable`, pending) whose card is only a guess."""
     return bool(tr.card) and tr.verdict == UNREADABLE and tr.status == PENDING
 
@@ -435,7 +435,7 @@ def _turn(st: TableState, e: Event) -> None:
         doubtful=bool(d.get("doubtful")),
         read_as=d.get("read_as"),
     )
-    guesses = {t.card for t in rnd.live_turns() if _held_guess(t)}
+    guesses = {t.card for t in rnd.live_turns() if held_guess(t)}
     rnd.turns.append(tr)
     st.laid = None
     st._apply_turn(st.match, tr, guesses)
