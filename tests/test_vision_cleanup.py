@@ -75,7 +75,11 @@ def test_a_speckled_webcam_frame_is_read_after_filtering(still):
     assert [d.code for d in still.recognize(img)] == ["AD"]
     unfiltered = Recognizer(still=True)
     unfiltered.despeckle_above = 0.0
-    assert unfiltered.recognize(img) == []  # the specks hide the card from the models
+    # the specks hide the card from the models: unfiltered, the ace is not read (the still
+    # classifiers trained on a GPU name two faint specks instead, 0.11 and 0.23; the earlier
+    # ones named nothing)
+    unread = unfiltered.recognize(img)
+    assert "AD" not in [d.code for d in unread] and all(d.confidence < 0.3 for d in unread)
 
 
 def test_a_blurred_webcam_frame_is_read_by_the_smaller_pass(still, monkeypatch):

@@ -125,6 +125,15 @@ with torch.no_grad():
 out["cls_crops"] = len(x)
 out["cls_agree"] = float((p_eval.argmax(1) == ref.argmax(1)).mean())
 out["cls_batch_stats_diff"] = float(np.abs(p_batch - p_eval).max())
+# the still reads' wider classifier: its width is read from the file
+sess = ort.InferenceSession(str(repo / "models/card_index_cls_w48.onnx"), providers=["CPUExecutionProvider"])
+ref = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+state = recover_state(repo / "models/card_index_cls_w48.onnx", x)
+net = IndexNet(width=48)
+net.load_state_dict(state)
+net.eval()
+with torch.no_grad():
+    out["w48_agree"] = float((net(torch.tensor(x)).numpy().argmax(1) == ref.argmax(1)).mean())
 
 # detector: the whole frame at 256 x 160 (padded to the 32 px grid as the runtime does)
 img = np.full((160, 256, 3), 114, np.uint8)
@@ -171,6 +180,7 @@ def test_the_shipped_models_recover_to_weights_that_train_on(tmp_path):
     # held-out crops; these ~56 fixture crops are harder, one crop is 1.8 %)
     assert got["cls_agree"] >= 0.9
     assert got["cls_batch_stats_diff"] < 1e-3
+    assert got["w48_agree"] >= 0.9
     assert got["det_box_diff"] < 0.05 and got["det_score_diff"] < 1e-3  # px, probability
     assert got["det_batch_stats_score_diff"] < 1e-3
 
@@ -220,3 +230,79 @@ def test_cover_augmentation_hides_part_of_each_index_beyond_a_straight_edge():
     # 8-35 % of the crop beyond the edge, plus the drawn rim beside it
     assert got["min"] >= 0.05 and got["max"] <= 0.45
     assert got["straight"] >= 0.97
+
+
+def test_a_crop_pack_gives_back_every_crop_and_its_code(tmp_path):
+    # vision.train_gpu packs carry rendered crops to a lent GPU machine as JPEG mosaics: every
+    # crop must come back in its place with its own code (a shift of one crop in the mosaic
+    # would train every crop under its neighbour's name), and close to its pixels
+    import numpy as np
+
+    from vision.train_gpu import load_pack, save_pack
+
+    rng = np.random.default_rng(0)
+    n = 16384 + 70  # two mosaics, the last row of the second part-filled
+    y = rng.integers(0, 52, n)
+    x = np.zeros((n, 48, 48, 3), np.uint8)
+    x[:] = (y * 4)[:, None, None, None]  # each crop one flat grey naming its code
+    x[:, 8:40, 20:28, 0] = 255  # and a red bar, so that the channel order shows
+    save_pack(tmp_path / "p.npz", x, y)
+    back, labels = load_pack(tmp_path / "p.npz")
+    assert back.shape == x.shape and list(labels) == list(y)
+    assert np.abs(back.astype(int) - x).mean() < 3
+    assert (
+        np.abs(back[:, 2, 2, 1].astype(int) - y * 4).max() <= 6
+    )  # its own grey, not a neighbour's
+    bar = back[:, 24, 24].astype(int)
+    assert (bar[:, 0] > 200).all() and (bar[:, 0] - bar[:, 2] > 25).all()  # red stays red
+
+
+TRAIN_GPU_CHECK = r"""
+import json, sys
+from pathlib import Path
+import numpy as np, torch
+from vision.train_gpu import save_pack, train
+from vision.train_cls import IndexNet
+tmp = Path(sys.argv[1])
+rng = np.random.default_rng(1)
+y = rng.integers(0, 52, 600)
+x = rng.integers(0, 255, (600, 48, 48, 3)).astype(np.uint8)
+save_pack(tmp / "train.npz", x, y)
+save_pack(tmp / "val.npz", x[:100], y[:100])
+(tmp / "chunks").mkdir()
+np.savez(tmp / "chunks" / "w0_00000.npz", x=x[:64], labels=y[:64].astype(np.int16))
+r = train("t", 8, [str(tmp / "train.npz") + ":2"], tmp / "val.npz", tmp / "chunks", tmp,
+          seconds=6, batch=32, round_steps=3)
+net = IndexNet(52, 8)
+net.load_state_dict(torch.load(tmp / "t.pt", weights_only=True))
+import onnxruntime as ort
+from vision.train_gpu import export
+export(tmp / "t.pt", 8, tmp / "t.onnx")
+s = ort.InferenceSession(str(tmp / "t.onnx"), providers=["CPUExecutionProvider"])
+p = s.run(None, {s.get_inputs()[0].name: x[:5].transpose(0, 3, 1, 2).astype(np.float32) / 255})[0]
+net.eval()
+ref = net(torch.tensor(x[:5].transpose(0, 3, 1, 2).astype(np.float32) / 255)).detach().numpy()
+print(json.dumps({"rounds": len(r["history"]), "crops": r["history"][0]["crops"],
+                  "steps": r["steps"], "shape": list(p.shape),
+                  "onnx_diff": float(abs(p - ref).max())}))
+"""
+
+
+@pytest.mark.train
+@pytest.mark.skipif(
+    not TRAIN_PYTHON, reason="BASRA_TRAIN_PYTHON is unset (no training environment)"
+)
+def test_gpu_trainer_trains_on_packs_and_new_chunks_and_exports_what_it_learnt(tmp_path):
+    # vision.train_gpu.train on the CPU (the same code a lent GPU runs): a pack repeated twice
+    # and a worker's chunk that appeared before the first round are all trained on, and the
+    # weights saved load into the network of the width asked for and export to ONNX
+    proc = subprocess.run(
+        [TRAIN_PYTHON, "-c", TRAIN_GPU_CHECK, str(tmp_path)], cwd=REPO, capture_output=True,
+        text=True, timeout=180, env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["crops"] == 2 * 600 + 64
+    assert got["rounds"] >= 1 and got["steps"] >= 3
+    # exported as the runtime reads it: one probability per code, as the weights compute
+    assert got["shape"] == [5, 52] and got["onnx_diff"] < 1e-4

@@ -218,25 +218,43 @@ def write_crop_set(
     return {"images": count, "crops": n}
 
 
-def detector_crops(rec, img: np.ndarray, named, root: Path, stem: str) -> int:
-    """Cut root/<CODE>/<stem>_<j>.jpg where `rec`'s detector puts an index box in `img` (as
-    `Recognizer.find` gives them, before any is read), each named by the one code of `named`
-    ((code, box) pairs in pixels) whose box it overlaps (IoU > 0.3); a box over no labelled
-    index or over two codes' is skipped. Returns how many crops were written."""
+def detector_crop_pairs(rec, img: np.ndarray, named) -> list[tuple[str, np.ndarray]]:
+    """(code, crop) for every index box `rec`'s detector puts in `img` (as `Recognizer.find`
+    gives them, before any is read), each named by the one code of `named` ((code, box) pairs
+    in pixels) whose box it overlaps (IoU > 0.3); a box over no labelled index or over two
+    codes' is skipped. Crops are squared up, CROP_PX square, BGR."""
     from vision.boxes import iou as _iou
 
     frame = rec.prepare(img)
-    n = 0
-    for j, box in enumerate(rec.find(frame)[0]):
+    pairs = []
+    for box in rec.find(frame)[0]:
         codes = {code for code, b in named if _iou(box, b) > 0.3}
-        if len(codes) != 1:
-            continue
-        folder = root / codes.pop()
+        if len(codes) == 1:
+            pairs.append((codes.pop(), square_up(index_crop(frame, box, CROP_PX))))
+    return pairs
+
+
+def detector_crops(rec, img: np.ndarray, named, root: Path, stem: str) -> int:
+    """`detector_crop_pairs` written as root/<CODE>/<stem>_<j>.jpg. Returns how many."""
+    pairs = detector_crop_pairs(rec, img, named)
+    for j, (code, crop) in enumerate(pairs):
+        folder = root / code
         folder.mkdir(parents=True, exist_ok=True)
-        crop = square_up(index_crop(frame, box, CROP_PX))
         cv2.imwrite(str(folder / f"{stem}_{j}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        n += 1
-    return n
+    return len(pairs)
+
+
+def table_detector_crops(
+    rec, rng, deck: Deck, size: tuple[int, int], webcam_share: float = 0.25
+) -> list[tuple[str, np.ndarray]]:
+    """One rendered café table of `deck` (hands in 60 %, `webcam_share` `degrade`d) cut where
+    `rec`'s detector puts its index boxes (`detector_crop_pairs`)."""
+    img, labels = table_scene(rng, deck, size, 0.6)
+    if rng.random() < webcam_share:
+        img = degrade(img, rng)
+    h, w = img.shape[:2]
+    named = [(lab.code, quad_box(q, w, h)) for lab in labels if lab.face_up for q in lab.indices]
+    return detector_crop_pairs(rec, img, named)
 
 
 def write_detector_crop_set(
@@ -265,14 +283,13 @@ def write_detector_crop_set(
     n = 0
     for k in range(count):
         deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, 48)
-        img, labels = table_scene(rng, deck, size, 0.6)
-        if rng.random() < webcam_share:
-            img = degrade(img, rng)
-        h, w = img.shape[:2]
-        named = [
-            (lab.code, quad_box(q, w, h)) for lab in labels if lab.face_up for q in lab.indices
-        ]
-        n += detector_crops(rec, img, named, root / split, f"d{seed}_{k}")
+        pairs = table_detector_crops(rec, rng, deck, size, webcam_share)
+        for j, (code, crop) in enumerate(pairs):
+            folder = root / split / code
+            folder.mkdir(parents=True, exist_ok=True)
+            name = folder / f"d{seed}_{k}_{j}.jpg"
+            cv2.imwrite(str(name), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        n += len(pairs)
         if progress:
             progress(k + 1)
     return {"images": count, "crops": n}

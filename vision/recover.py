@@ -48,7 +48,8 @@ def recover_state(onnx_path: Path, calibration: np.ndarray | None = None) -> dic
     consts = _dequantized(model)
     convs = [n for n in model.graph.node if n.op_type == "Conv"]
     gemm = next(n for n in model.graph.node if n.op_type == "Gemm")
-    net = IndexNet(nc=int(consts[gemm.input[1]].shape[0]))
+    width = int(consts[convs[0].input[1]].shape[0])  # the first convolution's channels
+    net = IndexNet(nc=int(consts[gemm.input[1]].shape[0]), width=width)
     blocks = list(net.features)
     if len(convs) != len(blocks):
         raise ValueError(f"{onnx_path}: {len(convs)} convolutions, IndexNet has {len(blocks)}")

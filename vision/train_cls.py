@@ -67,25 +67,28 @@ def cover(x: torch.Tensor, g: torch.Generator, share: float) -> torch.Tensor:
     uncovered) is replaced by another crop of the batch or by plain paper, the edge sometimes
     drawn dark (a card's rim, its shadow). Single-corner cards on the floor are mostly such."""
     n, _, h, w = x.shape
-    pick = torch.rand(n, generator=g) < share
+    dev = x.device
+    pick = torch.rand(n, generator=g, device=dev) < share
     if not bool(pick.any()):
         return x
-    yy, xx = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
-    ang = torch.rand(n, generator=g) * 2 * np.pi
+    yy, xx = torch.meshgrid(
+        torch.linspace(-1, 1, h, device=dev), torch.linspace(-1, 1, w, device=dev), indexing="ij"
+    )
+    ang = torch.rand(n, generator=g, device=dev) * 2 * np.pi
     d = xx[None] * torch.cos(ang)[:, None, None] + yy[None] * torch.sin(ang)[:, None, None]
-    frac = torch.empty(n).uniform_(0.08, 0.35, generator=g)
+    frac = torch.empty(n, device=dev).uniform_(0.08, 0.35, generator=g)
     ranked = d.reshape(n, -1).sort(dim=1).values
     at = ((1 - frac) * (h * w - 1)).long()
     t = ranked.gather(1, at[:, None])[:, 0]  # per crop: the edge that leaves `frac` beyond it
     mask = (d > t[:, None, None]).float()[:, None]  # n,1,h,w: 1 where covered
     other = torch.roll(x, 1, 0).flip(3)
-    paper = torch.empty(n, 3, 1, 1).uniform_(0.75, 1.0, generator=g).expand_as(x)
-    plain = (torch.rand(n, 1, 1, 1, generator=g) < 0.4).float()
+    paper = torch.empty(n, 3, 1, 1, device=dev).uniform_(0.75, 1.0, generator=g).expand_as(x)
+    plain = (torch.rand(n, 1, 1, 1, generator=g, device=dev) < 0.4).float()
     top = plain * paper + (1 - plain) * other
     rim = ((d - t[:, None, None]).abs() < 0.05).float()[:, None]
-    dark = (torch.rand(n, 1, 1, 1, generator=g) < 0.5).float() * torch.empty(n, 1, 1, 1).uniform_(
-        0.2, 0.7, generator=g
-    )
+    dark = (torch.rand(n, 1, 1, 1, generator=g, device=dev) < 0.5).float() * torch.empty(
+        n, 1, 1, 1, device=dev
+    ).uniform_(0.2, 0.7, generator=g)
     covered = x * (1 - mask) + top * mask
     covered = covered * (1 - rim * dark)
     return torch.where(pick[:, None, None, None], covered, x)
@@ -96,10 +99,16 @@ def augment(
 ) -> torch.Tensor:
     """Batch-wise photometric and small geometric jitter on float images in [0, 1]; with
     `quarter_turns`, each crop also turned 0-3 quarter turns (squared-up crops, which the
-    runtime reads all four ways); `cover_share` of the crops partly covered (`cover`)."""
+    runtime reads all four ways); `cover_share` of the crops partly covered (`cover`). The
+    draws come from `g`, on x's device (a CUDA generator for a batch on the GPU)."""
     n = x.shape[0]
+    dev = x.device
+
+    def uniform(*shape: int, lo: float, hi: float) -> torch.Tensor:
+        return torch.empty(*shape, device=dev).uniform_(lo, hi, generator=g)
+
     if quarter_turns:
-        turns = torch.randint(0, 4, (n,), generator=g)
+        turns = torch.randint(0, 4, (n,), generator=g, device=dev)
         for k in (1, 2, 3):
             pick = turns == k
             if bool(pick.any()):
@@ -107,42 +116,40 @@ def augment(
     if cover_share > 0:
         x = cover(x, g, cover_share)
     # colour: brightness, contrast, per-channel gain, sometimes grey
-    b = torch.empty(n, 1, 1, 1).uniform_(-0.2, 0.2, generator=g)
-    c = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=g)
-    gain = torch.empty(n, 3, 1, 1).uniform_(0.85, 1.15, generator=g)
+    b = uniform(n, 1, 1, 1, lo=-0.2, hi=0.2)
+    c = uniform(n, 1, 1, 1, lo=0.6, hi=1.4)
+    gain = uniform(n, 3, 1, 1, lo=0.85, hi=1.15)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     x = ((x - mean) * c + mean + b) * gain
-    grey = torch.rand(n, generator=g) < 0.15
+    grey = torch.rand(n, generator=g, device=dev) < 0.15
     x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
     # shift by up to 4 px and scale by +-10 % through an affine grid
-    theta = torch.zeros(n, 2, 3)
-    s = torch.empty(n).uniform_(0.9, 1.1, generator=g)
-    a = torch.empty(n).uniform_(-0.25, 0.25, generator=g)  # radians: +-14 degrees
+    theta = torch.zeros(n, 2, 3, device=dev)
+    s = uniform(n, lo=0.9, hi=1.1)
+    a = uniform(n, lo=-0.25, hi=0.25)  # radians: +-14 degrees
     theta[:, 0, 0] = s * torch.cos(a)
     theta[:, 0, 1] = -s * torch.sin(a)
     theta[:, 1, 0] = s * torch.sin(a)
     theta[:, 1, 1] = s * torch.cos(a)
-    theta[:, :, 2] = torch.empty(n, 2).uniform_(-0.12, 0.12, generator=g)
+    theta[:, :, 2] = uniform(n, 2, lo=-0.12, hi=0.12)
     grid = nn.functional.affine_grid(theta, list(x.shape), align_corners=False)
     x = nn.functional.grid_sample(x, grid, padding_mode="border", align_corners=False)
     # resolution: a share of the batch seen as an index 14-34 px tall (a far or blurred
     # webcam index upscaled to the crop size), the rest sharp
-    low = torch.rand(n, generator=g) < 0.35
+    low = torch.rand(n, generator=g, device=dev) < 0.35
     if bool(low.any()):
-        r = int(torch.randint(14, 35, (1,), generator=g))
+        r = int(torch.randint(14, 35, (1,), generator=g, device=dev))
         size = list(x.shape[2:])
         small = nn.functional.interpolate(x[low], size=(r, r), mode="area")
         x[low] = nn.functional.interpolate(small, size=size, mode="bilinear", align_corners=False)
     # specks: a share of the batch with scattered white and black pixels (webcam sensor
     # noise, the dotted frames of some real photo sets)
-    speck = torch.rand(n, 1, 1, 1, generator=g) < 0.2
-    dots = torch.rand(x.shape[0], 1, *x.shape[2:], generator=g)
-    amount = torch.empty(n, 1, 1, 1).uniform_(0.002, 0.02, generator=g)
+    speck = torch.rand(n, 1, 1, 1, generator=g, device=dev) < 0.2
+    dots = torch.rand(x.shape[0], 1, *x.shape[2:], generator=g, device=dev)
+    amount = uniform(n, 1, 1, 1, lo=0.002, hi=0.02)
     x = torch.where(speck & (dots < amount / 2), torch.ones_like(x), x)
     x = torch.where(speck & (dots > 1 - amount / 2), torch.zeros_like(x), x)
-    x = x + torch.randn(x.shape, generator=g) * torch.empty(n, 1, 1, 1).uniform_(
-        0, 0.05, generator=g
-    )
+    x = x + torch.randn(x.shape, generator=g, device=dev) * uniform(n, 1, 1, 1, lo=0, hi=0.05)
     return x.clamp(0, 1)
 
 
