@@ -165,6 +165,15 @@ def train(
     cls_epochs: int | None = typer.Option(None, "--cls-epochs", min=1),
     face_epochs: int | None = typer.Option(None, "--face-epochs", min=1),
     det_images: int | None = typer.Option(None, "--det-images", min=4),
+    cls_widths: str | None = typer.Option(
+        None,
+        "--cls-widths",
+        help="Comma-separated classifier widths (default 48,32: the still reads' two, each "
+        "trained from scratch, on a GPU where there is one; 32 alone: the CPU recipe).",
+    ),
+    cls_minutes: float | None = typer.Option(
+        None, "--cls-minutes", min=0.01, help="Time box per classifier of several widths."
+    ),
     threads: int | None = typer.Option(None, "--threads", min=1),
     stages: str | None = typer.Option(
         None, "--stages", help="Comma-separated stages (default: data,det,cls,face,export)."
@@ -205,6 +214,18 @@ def train(
         if value is not None:
             setattr(cfg, name, value)
     cfg.stages = chosen
+    if cls_widths is not None:
+        try:
+            widths = tuple(int(w) for w in cls_widths.split(","))
+        except ValueError:
+            widths = ()
+        if not widths or any(w < 4 or w > 256 for w in widths) or len(set(widths)) < len(widths):
+            raise UserError(
+                f"--cls-widths {cls_widths}: give distinct whole widths from 4 to 256, e.g. 48,32"
+            )
+        cfg.cls_widths = widths
+    if cls_minutes is not None:
+        cfg.cls_minutes = cls_minutes
     if real is not None and not (real / "classes.txt").exists():
         raise UserError(f"--real {real}: not a labelled photo folder (no classes.txt)")
     if not smoke:

@@ -53,6 +53,11 @@ def test_smoke_training_exports_models_the_runtime_loads(tmp_path):
     assert len(meta["cls_names"]) == 52
     assert meta["orient"] == "edges"  # trained on squared-up crops, as the runtime cuts them
     assert (out / meta["detector"]).stat().st_size > 100_000
+    # one classifier a width (the smoke run's 12 and 8; the shipped 48 and 32): still reads
+    # average them, video reads use the last
+    assert meta["still"]["classifiers"] == ["card_index_cls_w12.onnx", "card_index_cls_w8.onnx"]
+    assert meta["classifier"] == "card_index_cls_w8.onnx"
+    assert all((out / f).is_file() for f in meta["still"]["classifiers"])
     # the runtime (this interpreter: onnxruntime, no torch) loads and runs what was exported
     assert "torch" not in sys.modules
     rec = Recognizer(out, min_confidence=0.0)
@@ -66,6 +71,23 @@ def test_smoke_training_exports_models_the_runtime_loads(tmp_path):
     assert still.face is not None
     assert all(c.code in meta["cls_names"] for c in still.recognize(frame))
     assert "torch" not in sys.modules
+    assert len(still.classifiers) == 2 and len(rec.classifiers) == 1
+
+
+@pytest.mark.train
+@pytest.mark.skipif(
+    not TRAIN_PYTHON, reason="BASRA_TRAIN_PYTHON is unset (no training environment)"
+)
+@pytest.mark.parametrize("widths", ["abc", "48,48", "2", ""])
+def test_train_refuses_bad_classifier_widths_in_one_line(tmp_path, widths):
+    proc = subprocess.run(
+        [TRAIN_PYTHON, "-m", "controller.cli", "train", "--smoke", "--work", str(tmp_path),
+         "--cls-widths", widths],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "--cls-widths" in proc.stderr and proc.stderr.strip().count("\n") == 0
+    assert not any(tmp_path.iterdir())  # nothing rendered or trained
 
 
 def test_train_without_the_train_extra_is_a_clear_error(capsys):

@@ -54,6 +54,13 @@ class TrainConfig:
     cls_epochs: int = 6
     cls_batch: int = 64
     cls_hours: float | None = None  # a time budget overrides cls_epochs
+    # the shipped still reads' classifiers: one per width, each trained from scratch for
+    # `cls_minutes` by `vision.train_gpu` (on a GPU where there is one; the shipped two had
+    # 11 minutes of an H200) and written as card_index_cls_w<W>.onnx; still reads average
+    # them and video reads use the last. One width of 32 is the CPU recipe (`train_cls`,
+    # `cls_epochs`), written as card_index_cls.onnx and read by both
+    cls_widths: tuple[int, ...] = (48, 32)
+    cls_minutes: float = 30.0
     cls_lr: float = 0.003
     cls_ema: float | None = 0.999  # exported weights: a moving average over steps
     cls_cover: float = 0.3  # share of crops partly covered, as by a card lying over the index
@@ -98,6 +105,8 @@ class TrainConfig:
             cls_det_val_images=1,
             cls_epochs=1,
             cls_batch=16,
+            cls_widths=(12, 8),
+            cls_minutes=0.1,
             face_images=6,
             face_val_images=2,
             face_render_size=(320, 240),
@@ -313,9 +322,40 @@ def _train_net(cfg: TrainConfig, log, name: str, onnx: str, epochs: int, hours, 
     )
 
 
+def cls_files(cfg: TrainConfig) -> list[str]:
+    """The classifier files `export` writes, in `cls_widths` order."""
+    if tuple(cfg.cls_widths) == (32,):
+        return [CLS_ONNX]
+    return [f"card_index_cls_w{w}.onnx" for w in cfg.cls_widths]
+
+
 def train_classifier(cfg: TrainConfig, log) -> dict:
-    """The index classifier (vision.train_cls)."""
-    return _train_net(cfg, log, "cls", CLS_ONNX, cfg.cls_epochs, cfg.cls_hours, cfg.cls_lr)
+    """The index classifier(s): `vision.train_cls` for the one-width CPU recipe, else one
+    `vision.train_gpu.train` run of `cls_minutes` per width on the crops packed."""
+    if tuple(cfg.cls_widths) == (32,):
+        return _train_net(cfg, log, "cls", CLS_ONNX, cfg.cls_epochs, cfg.cls_hours, cfg.cls_lr)
+    import torch
+
+    from vision.train_gpu import pack_folder, train
+
+    run_dir = cfg.work / "cls"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    data = cfg.work / "cls_data"
+    for split in ("train", "val"):
+        pack_folder(data / split, run_dir / f"{split}.npz")
+    gpu = torch.cuda.is_available()
+    results = {}
+    for width in cfg.cls_widths:
+        r = train(
+            f"w{width}", width, [str(run_dir / "train.npz")], run_dir / "val.npz", None, run_dir,
+            cfg.cls_minutes * 60, lr=cfg.cls_lr, batch=512 if gpu else cfg.cls_batch,
+            ema=cfg.cls_ema or 0.999, cover_share=cfg.cls_cover, seed=cfg.seed,
+            round_steps=250 if gpu else 50,
+        )  # fmt: skip
+        last = r["history"][-1] if r["history"] else {}
+        log(f"classifier w{width}: {r['steps']} steps, held-out top1 {last.get('val_top1')}")
+        results[f"w{width}"] = {"steps": r["steps"], "val_top1": last.get("val_top1")}
+    return results
 
 
 def train_face(cfg: TrainConfig, log) -> dict:
@@ -333,17 +373,22 @@ def export(cfg: TrainConfig) -> dict:
     p = det.export(format="onnx", imgsz=cfg.det_size, dynamic=True, simplify=True, opset=17)
     shutil.copy(p, cfg.out / DET_ONNX)
     from vision.quantize import quantize_classifier
+    from vision.train_gpu import export as export_weights
 
-    quantize_classifier(
-        cfg.work / "cls" / CLS_ONNX, cfg.out / CLS_ONNX, cfg.work / "cls_data" / "train",
-        size=cfg.cls_size, count=min(512, 64 * cfg.cls_batch),
-    )  # fmt: skip
+    files = cls_files(cfg)
+    for width, name in zip(cfg.cls_widths, files, strict=True):
+        if name != CLS_ONNX:  # a train_gpu run's weights: to float ONNX first
+            export_weights(cfg.work / "cls" / f"w{width}.pt", width, cfg.work / "cls" / name)
+        quantize_classifier(
+            cfg.work / "cls" / name, cfg.out / name, cfg.work / "cls_data" / "train",
+            size=cfg.cls_size, count=min(512, 64 * cfg.cls_batch),
+        )  # fmt: skip
     shutil.copy(cfg.work / "face" / FACE_ONNX, cfg.out / FACE_ONNX)  # fp32: a few reads a photo
     from vision.recognizer import Recognizer as R
 
     meta = {
         "detector": DET_ONNX,
-        "classifier": CLS_ONNX,
+        "classifier": files[-1],
         "det_names": ["index", "card"],
         "cls_names": list(CODES),
         "cls_size": cfg.cls_size,
@@ -367,6 +412,7 @@ def export(cfg: TrainConfig) -> dict:
         **R.VIDEO_FACE,
         "still": {
             **R.STILL,
+            **({"classifiers": files} if len(files) > 1 else {}),
             "face_doubt": 0.0,
             "face_turns": 4,
             "face": FACE_ONNX,

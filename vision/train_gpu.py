@@ -156,7 +156,8 @@ def train(
     from vision.train_cls import IndexNet, accuracy, augment
 
     dev = "cuda" if torch.cuda.is_available() else "cpu"
-    torch.set_num_threads(2)
+    if dev == "cuda":  # the CPU only feeds the GPU: leave the cores to the render workers
+        torch.set_num_threads(2)
     torch.manual_seed(seed)
     g = torch.Generator(device=dev).manual_seed(seed)
     if dev == "cuda":
