@@ -216,7 +216,8 @@ def test_int8_classifier_reads_alike_on_this_cpu(rec):
     size = rec.cls_size
     x = np.stack([cv2.resize(c, (size, size), interpolation=cv2.INTER_AREA) for c in crops])
     x = np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
-    for name in rec.meta["classifiers"]:  # every shipped int8 classifier
+    names = dict.fromkeys(rec.meta["classifiers"] + Recognizer().meta["classifiers"])
+    for name in names:  # every shipped int8 classifier, still and video reads
         path = MODELS / name
         outs = []
         for fused_kernels in (True, False):
@@ -243,31 +244,30 @@ def test_a_model_folder_of_the_old_crop_turn_is_refused_by_name(tmp_path):
         Recognizer(tmp_path)
 
 
-def test_still_reads_average_the_classifiers_and_video_reads_use_one(rec):
+def test_still_and_video_reads_each_average_their_own_classifiers(rec):
     """Single photos are read by every classifier recognizer.json's still section names, their
     probabilities averaged (models/README.md: two widths trained from scratch on a GPU); video
-    reads, which the table controller was tuned on, use `classifier` alone (another model)."""
+    reads average the top level's list: the classifier the table controller was tuned on and
+    the GPU-trained width-32 one (nineteenth session)."""
     import onnxruntime as ort
 
     video = Recognizer()
-    names = rec.meta["classifiers"]
-    assert len(video.classifiers) == 1 and len(rec.classifiers) == len(names) >= 2
-    assert video.meta["classifier"] not in names and len(set(names)) == len(names)
     rng = np.random.default_rng(3)
     crops = rng.integers(0, 256, (5, rec.cls_size, rec.cls_size, 3), dtype=np.uint8)
     x = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
-    each = []
-    for name in names:
-        s = ort.InferenceSession(str(MODELS / name), providers=["CPUExecutionProvider"])
-        each.append(s.run(None, {s.get_inputs()[0].name: x})[0])
-    for k in range(1, len(each)):  # different models, not one file under two names
-        assert not np.allclose(each[0], each[k], atol=1e-3)
-    np.testing.assert_allclose(rec._classify(crops), sum(each) / len(each), atol=1e-5)
-    s = ort.InferenceSession(
-        str(MODELS / video.meta["classifier"]), providers=["CPUExecutionProvider"]
-    )
-    alone = s.run(None, {s.get_inputs()[0].name: x})[0]
-    np.testing.assert_allclose(video._classify(crops), alone, atol=1e-5)
+    lists = []
+    for reader in (rec, video):
+        names = reader.meta["classifiers"]
+        assert len(reader.classifiers) == len(names) == len(set(names)) == 2
+        each = []
+        for name in names:
+            s = ort.InferenceSession(str(MODELS / name), providers=["CPUExecutionProvider"])
+            each.append(s.run(None, {s.get_inputs()[0].name: x})[0])
+        assert not np.allclose(each[0], each[1], atol=1e-3)  # two models, not one file twice
+        np.testing.assert_allclose(reader._classify(crops), sum(each) / len(each), atol=1e-5)
+        lists.append(names)
+    assert video.meta["classifier"] == lists[1][0] and lists[1][0] not in lists[0]
+    assert lists[1][1] in lists[0]  # the width-32 GPU classifier serves both
 
 
 def test_a_model_folder_naming_a_missing_classifier_is_refused_by_name(tmp_path):
@@ -278,7 +278,7 @@ def test_a_model_folder_naming_a_missing_classifier_is_refused_by_name(tmp_path)
     (tmp_path / "card_index_cls_w48.onnx").unlink()
     with pytest.raises(ModelMissingError, match=r"card_index_cls_w48\.onnx"):
         Recognizer(tmp_path, still=True)
-    assert len(Recognizer(tmp_path).classifiers) == 1  # video reads need only `classifier`
+    assert len(Recognizer(tmp_path).classifiers) == 2  # video reads need only their own two
 
 
 def test_the_shipped_still_settings_are_the_ones_training_writes():
