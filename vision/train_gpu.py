@@ -284,7 +284,8 @@ def run(args: argparse.Namespace) -> int:
         workers = []
         for k in range(args.workers):
             err = files.enter_context(open(logs / f"worker{k}.err", "w"))
-            cmd = [*me, "work", str(chunks), "--seed", str(1000 + k), "--deadline", deadline]
+            seed = str(args.seed_base + k)  # a new base a run: chunks are named by seed
+            cmd = [*me, "work", str(chunks), "--seed", seed, "--deadline", deadline]
             workers.append(subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err))
         trainers = []
         for spec in args.net:
@@ -353,6 +354,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=11)
     p.add_argument("--seconds", type=float, default=420)
     p.add_argument("--chunks", default="/tmp/chunks")
+    p.add_argument(
+        "--seed-base",
+        type=int,
+        default=1000,
+        help="worker k renders with seed BASE+k: give each run on one machine its own",
+    )
     a = ap.parse_args(argv)
     if a.cmd == "pack":
         print(pack_folder(a.root, a.out))
