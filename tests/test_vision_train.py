@@ -328,3 +328,29 @@ def test_gpu_trainer_trains_on_packs_and_new_chunks_and_exports_what_it_learnt(t
     assert got["rounds"] >= 1 and got["steps"] >= 3
     # exported as the runtime reads it: one probability per code, as the weights compute
     assert got["shape"] == [5, 52] and got["onnx_diff"] < 1e-4
+
+
+def test_a_render_worker_writes_crops_named_by_the_code_they_show(tmp_path):
+    # vision.train_gpu.work: what a GPU machine's CPUs render while the nets train. A crop filed
+    # under another card's code (a shifted list, a code index off by one) would teach the
+    # classifier that card; the shipped classifier reads these train-deck crops under their
+    # own code far more often than not (a shuffled list: 1 in 52)
+    import time
+
+    import numpy as np
+    import onnxruntime as ort
+
+    from vision.train_gpu import load_pack, work
+
+    frames = work(tmp_path, seed=5, deadline=time.time() + 4)
+    chunks = sorted(tmp_path.glob("w5_*.npz"))
+    assert frames >= 1 and chunks and not list(tmp_path.glob("*.part*"))
+    x, y = load_pack(chunks[0])
+    assert x.shape[1:] == (48, 48, 3) and x.dtype == np.uint8 and len(x) == len(y)
+    assert len(y) >= 10 * frames and y.min() >= 0 and y.max() < 52
+    s = ort.InferenceSession(
+        str(REPO / "models" / "card_index_cls_w48.onnx"), providers=["CPUExecutionProvider"]
+    )
+    batch = np.ascontiguousarray(x.transpose(0, 3, 1, 2), np.float32) / 255.0
+    read = s.run(None, {s.get_inputs()[0].name: batch})[0].argmax(1)
+    assert float((read == y).mean()) >= 0.7

@@ -40,7 +40,7 @@ def yolo_line(cls: int, box, w: int, h: int) -> str:
     return f"{cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
 
 
-def _pick_deck(
+def pick_deck(
     rng, deck: Deck, designs: list[Deck], share: float, most: int, pips: bool = False
 ) -> Deck:
     """`deck`, or in `share` of the calls one of the synthetic designs (`vision.synthdeck`;
@@ -95,7 +95,7 @@ def write_detection_set(
     designs: list[Deck] = []
     n_idx = n_card = n_crop = 0
     for k in range(count):
-        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs)
+        deck = pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs)
         img, labels = random_scene(rng, deck, size)
         if webcam_share and rng.random() < webcam_share:
             img = degrade(img, rng)
@@ -145,7 +145,7 @@ def write_table_tiles(
     designs: list[Deck] = []
     n_idx = n_card = k = 0
     while k < count:
-        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs)
+        deck = pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs)
         img, labels = table_scene(rng, deck, (1280, 720))
         sides = [  # each card's long side: its outline's longer edge
             float(np.linalg.norm(np.diff(np.asarray(lab.quad)[:3], axis=0), axis=1).max())
@@ -282,7 +282,7 @@ def write_detector_crop_set(
     designs: list[Deck] = []
     n = 0
     for k in range(count):
-        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, 48)
+        deck = pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, 48)
         pairs = table_detector_crops(rec, rng, deck, size, webcam_share)
         for j, (code, crop) in enumerate(pairs):
             folder = root / split / code
@@ -318,7 +318,7 @@ def write_face_crop_set(
     designs: list[Deck] = []
     n = 0
     for k in range(count):
-        deck = _pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs, True)
+        deck = pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, synth_designs, True)
         if k % 2:
             img, labels = table_scene(rng, deck, size, 0.5)
         else:

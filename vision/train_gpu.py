@@ -78,7 +78,7 @@ def work(out: Path, seed: int, deadline: float, chunk: int = 1024, art_per_frame
     and `art_per_frame` artwork crops a frame (three in four from fresh synthetic designs), saved
     as out/w<seed>_<k>.npz chunks of `chunk` crops."""
     from vision.artcrops import art_crop
-    from vision.dataset import _pick_deck, table_detector_crops
+    from vision.dataset import pick_deck, table_detector_crops
     from vision.deck import TRAIN_DECKS, Deck
     from vision.recognizer import Recognizer
     from vision.synthdeck import synth_deck
@@ -107,7 +107,7 @@ def work(out: Path, seed: int, deadline: float, chunk: int = 1024, art_per_frame
     out.mkdir(parents=True, exist_ok=True)
     while time.time() < deadline:
         base = decks[frame % len(decks)]
-        deck = _pick_deck(rng, base, table_designs, 0.6, 48)
+        deck = pick_deck(rng, base, table_designs, 0.6, 48)
         for code, crop in table_detector_crops(rec, rng, deck, (1280, 720)):
             xs.append(_small(crop))
             ys.append(CODES.index(code))
