@@ -234,14 +234,18 @@ def detector_crop_pairs(rec, img: np.ndarray, named) -> list[tuple[str, np.ndarr
     return pairs
 
 
-def detector_crops(rec, img: np.ndarray, named, root: Path, stem: str) -> int:
-    """`detector_crop_pairs` written as root/<CODE>/<stem>_<j>.jpg. Returns how many."""
-    pairs = detector_crop_pairs(rec, img, named)
+def write_pairs(root: Path, pairs: list[tuple[str, np.ndarray]], stem: str) -> int:
+    """(code, crop) pairs written as root/<CODE>/<stem>_<j>.jpg. Returns how many."""
     for j, (code, crop) in enumerate(pairs):
         folder = root / code
         folder.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(folder / f"{stem}_{j}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return len(pairs)
+
+
+def detector_crops(rec, img: np.ndarray, named, root: Path, stem: str) -> int:
+    """`detector_crop_pairs` written under root (`write_pairs`). Returns how many."""
+    return write_pairs(root, detector_crop_pairs(rec, img, named), stem)
 
 
 def table_detector_crops(
@@ -284,12 +288,7 @@ def write_detector_crop_set(
     for k in range(count):
         deck = pick_deck(rng, loaded[k % len(loaded)], designs, synth_share, 48)
         pairs = table_detector_crops(rec, rng, deck, size, webcam_share)
-        for j, (code, crop) in enumerate(pairs):
-            folder = root / split / code
-            folder.mkdir(parents=True, exist_ok=True)
-            name = folder / f"d{seed}_{k}_{j}.jpg"
-            cv2.imwrite(str(name), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        n += len(pairs)
+        n += write_pairs(root / split, pairs, f"d{seed}_{k}")
         if progress:
             progress(k + 1)
     return {"images": count, "crops": n}

@@ -332,7 +332,7 @@ def cls_files(cfg: TrainConfig) -> list[str]:
 def train_classifier(cfg: TrainConfig, log) -> dict:
     """The index classifier(s): `vision.train_cls` for the one-width CPU recipe, else one
     `vision.train_gpu.train` run of `cls_minutes` per width on the crops packed."""
-    if tuple(cfg.cls_widths) == (32,):
+    if cls_files(cfg) == [CLS_ONNX]:
         return _train_net(cfg, log, "cls", CLS_ONNX, cfg.cls_epochs, cfg.cls_hours, cfg.cls_lr)
     import torch
 

@@ -94,6 +94,12 @@ def cover(x: torch.Tensor, g: torch.Generator, share: float) -> torch.Tensor:
     return torch.where(pick[:, None, None, None], covered, x)
 
 
+def lr_scale(step: int, warm: int, frac: float) -> float:
+    """The learning rate's share at `step`: a linear warm-up over `warm` steps, then cosine
+    decay to 2 % as `frac` (of the steps or of the time box) goes from 0 to 1."""
+    return min(1.0, (step + 1) / max(1, warm)) * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
+
+
 def augment(
     x: torch.Tensor, g: torch.Generator, quarter_turns: bool = False, cover_share: float = 0.0
 ) -> torch.Tensor:
@@ -237,7 +243,7 @@ def train(
             frac = min(1.0, step / max(1, total_steps))
             if seconds:
                 frac = min(1.0, (time.time() - t0) / seconds)
-            scale = min(1.0, (step + 1) / warm) * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac)))
+            scale = lr_scale(step, warm, frac)
             for group in opt.param_groups:
                 group["lr"] = float(lr * scale)
             loss = loss_fn(model(xb), ytr_t[idx])

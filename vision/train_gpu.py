@@ -153,7 +153,7 @@ def train(
     from torch import nn
     from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
-    from vision.train_cls import IndexNet, accuracy, augment
+    from vision.train_cls import IndexNet, accuracy, augment, lr_scale
 
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     if dev == "cuda":  # the CPU only feeds the GPU: leave the cores to the render workers
@@ -217,9 +217,7 @@ def train(
                 break
             idx = torch.randint(0, len(ytr), (batch,), device=dev, generator=g)
             xb = augment(xtr[idx].float() / 255.0, g, True, cover_share)
-            scale = min(1.0, (step + 1) / warmup_steps) * (
-                0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * frac))
-            )
+            scale = lr_scale(step, warmup_steps, frac)
             for group in opt.param_groups:
                 group["lr"] = float(lr * scale)
             with torch.autocast(dev, dtype=torch.bfloat16, enabled=dev == "cuda"):
