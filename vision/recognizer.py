@@ -17,6 +17,7 @@ from vision.boxes import iou as _iou
 from vision.cleanup import despeckle, stretch_dim
 from vision.crops import CROP_PX, face_crop, index_crop, square_up
 from vision.outline import card_outline
+from vision.pips import RANK_PIPS, pip_count
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -144,6 +145,7 @@ class Recognizer:
         "lone_min_confidence": 0.2,
         "mirror_look": 0.7,
         "turn_look": 1.0,
+        "pip_other": 0.1,
     }
     OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
@@ -214,6 +216,10 @@ class Recognizer:
         self.mirror_look = float(meta.get("mirror_look", 0.0))
         self.turn_look = float(meta.get("turn_look", 0.0))
         self.stretch_below = float(meta.get("stretch_below", 0.0))
+        # where a card's whole pip layout shows, the codes of the other ranks are weighed by
+        # `pip_other` (`vision.pips`; 1: not counted)
+        self.pip_other = float(meta.get("pip_other", 1.0))
+        self._ranks = np.array([RANK_PIPS.get(n[0], 0) for n in self.names])
         self.min_confidence = float(
             min_confidence if min_confidence is not None else meta.get("min_confidence", 0.3)
         )
@@ -358,11 +364,22 @@ class Recognizer:
             for members, _box in groups
         ]
         faces = self._faces_of(groups, frame, pools)
+        outlines: dict[tuple[float, ...], list[list[float]] | None] = {}
+
+        def outline_of(box: list[float]) -> list[list[float]] | None:
+            if tuple(box) not in outlines:
+                outlines[tuple(box)] = card_outline(frame, box)
+            return outlines[tuple(box)]
+
+        pips = self._pips_of(groups, frame, outline_of)
         reads = []
         for g, (members, card_box) in enumerate(groups):
             corners = pooled = pools[g]
             if g in faces:  # the face's read multiplied in: it picks among the corners' codes
                 fused = pooled * faces[g]
+                pooled = fused / max(float(fused.sum()), 1e-12)
+            if g in pips:  # the pips counted: the ranks they do not show are set back
+                fused = pooled * np.where(self._ranks == pips[g], 1.0, self.pip_other)
                 pooled = fused / max(float(fused.sum()), 1e-12)
             k = int(np.argmax(pooled))
             # ... and how sure the read is lies halfway (geometric mean) between the corners'
@@ -399,7 +416,7 @@ class Recognizer:
             if card_box is not None:
                 taken.append(card_box)
             box = card_box or self._card_box(members, cards, w, h)
-            quad = card_outline(frame, box) if frame is not None and card_box else None
+            quad = outline_of(card_box) if frame is not None and card_box else None
             quad = quad or [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
             out.append(Detection(code, conf, quad, [float(v) for v in box], alts=alts))
         out.sort(key=lambda d: (d.box[1], d.box[0]))
@@ -439,6 +456,25 @@ class Recognizer:
         # opposite corners: as far apart as those are and not naming clearly different cards
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
         return groups
+
+    def _pips_of(self, groups, frame: np.ndarray | None, outline_of) -> dict[int, int]:
+        """The pips counted (`vision.pips`) on each card whose outline stands out and whose
+        whole layout shows, by group: only the group that owns the card box (its surest pair,
+        listed first), not another card's corner lying inside it. Empty where `pip_other` is
+        1 (off) or no frame is given."""
+        if self.pip_other >= 1.0 or frame is None:
+            return {}
+        counted: dict[int, int] = {}
+        owned: set[tuple[float, ...]] = set()
+        for g, (_members, card_box) in enumerate(groups):
+            if card_box is None or tuple(card_box) in owned:
+                continue
+            owned.add(tuple(card_box))
+            quad = outline_of(card_box)
+            count = pip_count(frame, quad) if quad else None
+            if count is not None:
+                counted[g] = count
+        return counted
 
     def _faces_of(self, groups, frame: np.ndarray | None, pools) -> dict[int, np.ndarray]:
         """What the face reader multiplies into the reads of the groups it speaks for: whether
