@@ -79,6 +79,10 @@ class TrackerConfig:
     # A card no read names any more is gone only if most of its place changed (a lifted card:
     # 0.87-0.97 of it, measured on rendered matches; a card beside a landing one: up to 0.3)
     lifted_change: float = 0.6
+    # ... of its detail (edges, pips: a light change is none), or of its colour changed by
+    # this much beyond the whole floor's change: a card lifted off a cloth whose colours are
+    # of its grey (a pip-dense card on a yellow and green gingham) changes little detail
+    lifted_level: float = 40.0
     covered_share: float = 0.5  # ... or it lies under a new card covering this much of it
 
 
@@ -150,6 +154,8 @@ class FloorTracker:
     learn: bool = True
     _confs: list[float] = field(default_factory=list)  # accepted cards' confidences (recent)
     _delta: np.ndarray | None = None  # this read's changed pixels since the last snapshot
+    _colour: np.ndarray | None = None  # this read's view in colour, at the motion image's size
+    _ref_colour: np.ndarray | None = None  # ... and the last snapshot's
 
     # ---- thresholds -------------------------------------------------------------------------
     @property
@@ -218,9 +224,10 @@ class FloorTracker:
                 return None  # a hand rests over the floor's edge: wait for it to leave
         if self.recognize is None:
             return None
+        self._colour = self._small_colour(frame)
         snap = self._read(frame, t, small)
         if snap is not None:
-            self._ref = small
+            self._ref, self._ref_colour = small, self._colour
         return snap
 
     def feed_observation(self, obs: Any, size: tuple[int, int]) -> Snapshot | None:
@@ -234,7 +241,7 @@ class FloorTracker:
         """Forget the last snapshot (its cards, their places, the reference view): the next
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
-        self._ref, self._delta = None, None
+        self._ref, self._delta, self._ref_colour = None, None, None
         self.reset_still()
 
     def reset_still(self) -> None:
@@ -242,6 +249,23 @@ class FloorTracker:
         self._reads, self._done = [], False
 
     # ---- internals ------------------------------------------------------------------------
+    def _small_colour(self, frame: np.ndarray) -> np.ndarray | None:
+        """The frame in colour at the motion image's size (None: a grey camera)."""
+        if frame.ndim != 3 or self._mask is None:
+            return None
+        size = (self._mask.shape[1], self._mask.shape[0])
+        return cv2.resize(frame, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def _lifted_mask(self) -> np.ndarray | None:
+        """Where the colour changed by `lifted_level` or more since the last snapshot, beyond
+        what changed over the whole floor (a light change); None with no colour to tell."""
+        now, ref = self._colour, self._ref_colour
+        if now is None or ref is None or now.shape != ref.shape or self._mask is None:
+            return None
+        d = cv2.absdiff(now, ref)
+        d -= np.median(d[self._mask], axis=0)
+        return d.max(axis=2) >= self.config.lifted_level
+
     def _small(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]
         if self._size != (w, h) or self._mask is None:
@@ -428,12 +452,13 @@ class FloorTracker:
         share = self._changed_share(box)
         return share is None or share <= most
 
-    def _changed_share(self, box: list[float]) -> float | None:
+    def _changed_share(self, box: list[float], changed: np.ndarray | None = None) -> float | None:
         """The share of a card box's inner part that changed since the last snapshot (None:
-        no pixels to tell, as when observations are fed; cards do not move by themselves)."""
-        if self._delta is None or self._size is None:
+        no pixels to tell, as when observations are fed; cards do not move by themselves), in
+        the image's detail (`changed`: another change mask of the same size instead)."""
+        changed = self._delta if changed is None else changed
+        if changed is None or self._size is None:
             return None
-        changed = self._delta
         sx = changed.shape[1] / self._size[0]
         sy = changed.shape[0] / self._size[1]
         x1, y1, x2, y2 = box
@@ -588,6 +613,7 @@ class FloorTracker:
         and a read that misses it missed it. Only changed places are read afresh."""
         assert self._ref is not None and self._size is not None
         self._delta = self._diff_mask(_detail(small), _detail(self._ref))
+        lifted_mask = self._lifted_mask()
 
         def untouched(x1: float, y1: float, x2: float, y2: float) -> bool:
             return self._untouched([x1, y1, x2, y2])
@@ -597,7 +623,8 @@ class FloorTracker:
             # changed too little for a card lifted off the table (a hand or a card landing
             # beside it), or a card just laid covers it (slapped on the card it will capture:
             # both leave with the scoop)
-            if share < self.config.lifted_change:
+            lifted = self._changed_share(known, lifted_mask) if lifted_mask is not None else 0.0
+            if max(share, lifted or 0.0) < self.config.lifted_change:
                 return True
             new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
             return any(_within(known, b, self.config.covered_share) for b in new)

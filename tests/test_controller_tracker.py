@@ -483,3 +483,46 @@ def test_a_card_missed_where_it_landed_is_looked_for_again_wider(wider):
         assert any(w < 450 for _h, w in reader.looks) and any(w >= 450 for _h, w in reader.looks)
     else:
         assert snaps[-1] == frozenset({"KD", "QS"})
+
+
+def _gingham(rng, size=(1280, 720), kind=None):
+    """A café cloth of yellow and green checks of about one grey (the colours a grey image
+    cannot tell apart from a pip-dense card shrunk to the motion image's size)."""
+    from vision.scene import TableBackground
+
+    w, h = size
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    mix = ((np.sin(xx * np.pi / 30) > 0).astype(np.float32) + (np.sin(yy * np.pi / 30) > 0)) / 2
+    yellow, green = np.array([70.0, 205.0, 215.0]), np.array([90.0, 190.0, 150.0])  # BGR
+    return TableBackground((yellow * (1 - mix[..., None]) + green * mix[..., None]), "cloth")
+
+
+@pytest.mark.parametrize("colour", [True, False])
+def test_a_card_taken_back_off_a_gingham_cloth_leaves_the_floor(monkeypatch, colour):
+    """A shown card (R7: the camera asks to see a card it missed) is laid on the cloth and
+    taken back. No read names it any more; its place changed little in the grey image's detail
+    (a ten's pips shrink to the cloth's grey), but its colour changed all over: it was lifted,
+    and the floor is the two cards left (found on a rendered match: kept, the shown ten was
+    judged the next player's trail and the match's score went wrong)."""
+    from vision import scene
+    from vision.scene import CardPlacement
+
+    monkeypatch.setattr(scene.TableBackground, "random", classmethod(
+        lambda cls, rng, size=(1280, 720), kind=None: _gingham(rng, size)))  # fmt: skip
+    s9 = CardPlacement("9S", (420.0, 330.0), 4.0, 115.0)
+    ks = CardPlacement("KS", (600.0, 330.0), -6.0, 115.0)
+    td = CardPlacement("TD", (800.0, 420.0), 2.0, 115.0)
+    base = (800.0, 760.0)
+    back = [(base, (800.0, 420.0 + 60 * k), CardPlacement("TD", (800.0, 420.0 + 60 * k), 2.0,
+             115.0)) for k in range(5)]  # fmt: skip
+    shots = [
+        Shot(0.8, [s9, ks, td], [], frozenset({"9S", "KS", "TD"})),
+        Shot(0.4, [s9, ks], back, frozenset()),
+        Shot(0.8, [s9, ks], [], frozenset({"9S", "KS"})),
+    ]
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    # judged on the grey detail alone (colour change off) the ten is wrongly kept
+    config = TrackerConfig() if colour else TrackerConfig(lifted_level=1e9)
+    snaps = [snap.floor for snap in track(video, config)[0]]
+    assert snaps[0] == frozenset({"9S", "KS", "TD"})
+    assert snaps[-1] == (frozenset({"9S", "KS"}) if colour else frozenset({"9S", "KS", "TD"}))

@@ -35,8 +35,8 @@ def upright_face(frame: np.ndarray, quad) -> np.ndarray:
     )
 
 
-def _pips(face: np.ndarray, erode: int) -> np.ndarray:
-    """Centres (N, 2) and areas (N,) of the pip-sized ink blobs outside the corner indices."""
+def _ink(face: np.ndarray) -> np.ndarray:
+    """The printed marks of an upright face (0/1), its rim left out."""
     lab = cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
     light, chroma = lab[..., 0], np.hypot(lab[..., 1] - 128, lab[..., 2] - 128)
     paper = np.percentile(
@@ -48,20 +48,21 @@ def _pips(face: np.ndarray, erode: int) -> np.ndarray:
     ink[:, int(0.95 * FACE_W) :] = 0
     ink[: int(0.03 * FACE_H)] = 0
     ink[int(0.97 * FACE_H) :] = 0
+    return ink
+
+
+def _pips(ink: np.ndarray, erode: int) -> np.ndarray:
+    """Centres and areas (N, 3) of the pip-sized ink blobs outside the corner indices."""
     # pips that touch (a large-pipped deck's 9 or 10) come apart when thinned a little
     ink = cv2.erode(ink, np.ones((3, 3), np.uint8), iterations=erode)
-    n, _lbl, stats, centres = cv2.connectedComponentsWithStats(ink, 8)
-    blobs = []
-    for i in range(1, n):
-        cx, cy = centres[i]
-        in_corner = (cx < 0.2 * FACE_W or cx > 0.8 * FACE_W) and (
-            cy < 0.24 * FACE_H or cy > 0.76 * FACE_H
-        )
-        if not in_corner and stats[i, cv2.CC_STAT_AREA] >= 10:
-            blobs.append((cx, cy, stats[i, cv2.CC_STAT_AREA]))
-    if not blobs:
-        return np.zeros((0, 3))
-    blobs = np.array(blobs, float)
+    _n, _lbl, stats, centres = cv2.connectedComponentsWithStats(ink, 8)
+    cx, cy, area = centres[1:, 0], centres[1:, 1], stats[1:, cv2.CC_STAT_AREA].astype(float)
+    in_corner = ((cx < 0.2 * FACE_W) | (cx > 0.8 * FACE_W)) & (
+        (cy < 0.24 * FACE_H) | (cy > 0.76 * FACE_H)
+    )
+    blobs = np.stack([cx, cy, area], axis=1)[~in_corner & (area >= 10)]
+    if not len(blobs):
+        return blobs
     ref = float(np.median(np.sort(blobs[:, 2])[::-1][:4]))
     keep = (blobs[:, 2] >= PIP_AREA[0] * ref) & (blobs[:, 2] <= PIP_AREA[1] * ref)
     return blobs[keep]
@@ -90,9 +91,9 @@ def _whole_layout(pips: np.ndarray) -> bool:
 def pip_count(frame: np.ndarray, quad) -> int | None:
     """The number of pips on the card inside `quad` (FEWEST to MOST), or None where no whole
     layout shows (a court card, an ace, a covered or blurred face)."""
-    face = upright_face(frame, quad)
+    ink = _ink(upright_face(frame, quad))
     for erode in (1, 2):
-        pips = _pips(face, erode)
+        pips = _pips(ink, erode)
         if FEWEST <= len(pips) <= MOST and _whole_layout(pips):
             return len(pips)
     return None
