@@ -623,8 +623,9 @@ class FloorTracker:
             # changed too little for a card lifted off the table (a hand or a card landing
             # beside it), or a card just laid covers it (slapped on the card it will capture:
             # both leave with the scoop)
-            lifted = self._changed_share(known, lifted_mask) if lifted_mask is not None else 0.0
-            if max(share, lifted or 0.0) < self.config.lifted_change:
+            if lifted_mask is not None:  # ... in its detail or in its colour, the larger
+                share = max(share, self._changed_share(known, lifted_mask) or 0.0)
+            if share < self.config.lifted_change:
                 return True
             new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
             return any(_within(known, b, self.config.covered_share) for b in new)

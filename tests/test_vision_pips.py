@@ -13,9 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.test_vision_assemble import _hit
 from vision.deck import CODES, Deck
 from vision.pips import RANK_PIPS, pip_count
-from vision.recognizer import IndexHit, Recognizer
+from vision.recognizer import Recognizer
 
 DECKS = ["aguilar-lgpl3", "bellot-lgpl21", "kennard-cc0-2color", "knoll-pd"]
 FELT = (40, 110, 30)  # BGR green baize
@@ -74,15 +75,6 @@ def test_a_layout_partly_covered_or_cut_off_gives_no_count():
     # the card's lower part beyond the frame's edge: the six pips left are not a 6
     edge, quad = _laid(art, 0, centre=(320, 420))
     assert pip_count(edge, quad) is None
-
-
-def _hit(rec: Recognizer, box, probs: dict[str, float], det_conf: float = 0.8) -> IndexHit:
-    p = np.full(len(rec.names), 1e-4, np.float32)
-    for code, v in probs.items():
-        p[rec.names.index(code)] = v
-    p /= p.sum()
-    k = int(np.argmax(p))
-    return IndexHit(list(box), det_conf, rec.names[k], float(p[k]), p)
 
 
 @pytest.fixture(scope="module")

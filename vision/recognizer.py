@@ -375,11 +375,14 @@ class Recognizer:
         reads = []
         for g, (members, card_box) in enumerate(groups):
             corners = pooled = pools[g]
-            if g in faces:  # the face's read multiplied in: it picks among the corners' codes
-                fused = pooled * faces[g]
-                pooled = fused / max(float(fused.sum()), 1e-12)
-            if g in pips:  # the pips counted: the ranks they do not show are set back
-                fused = pooled * np.where(self._ranks == pips[g], 1.0, self.pip_other)
+            # the face's read multiplied in (it picks among the corners' codes), and the pips
+            # counted (the ranks they do not show are set back)
+            factor = faces.get(g)
+            if g in pips:
+                counted = np.where(self._ranks == pips[g], 1.0, self.pip_other)
+                factor = counted if factor is None else factor * counted
+            if factor is not None:
+                fused = pooled * factor
                 pooled = fused / max(float(fused.sum()), 1e-12)
             k = int(np.argmax(pooled))
             # ... and how sure the read is lies halfway (geometric mean) between the corners'

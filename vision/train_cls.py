@@ -61,6 +61,11 @@ class IndexNet(nn.Module):
         return logits if self.training else torch.softmax(logits, 1)
 
 
+def _uniform(g: torch.Generator, dev, *shape: int, lo: float, hi: float) -> torch.Tensor:
+    """Draws uniform in [lo, hi) from `g`, on `dev`."""
+    return torch.empty(*shape, device=dev).uniform_(lo, hi, generator=g)
+
+
 def cover(x: torch.Tensor, g: torch.Generator, share: float) -> torch.Tensor:
     """Another card lying over part of the index: in `share` of the batch, the crop beyond a
     straight edge at a random angle (8-35 % of the crop: a labelled index is at least 60 %
@@ -76,19 +81,19 @@ def cover(x: torch.Tensor, g: torch.Generator, share: float) -> torch.Tensor:
     )
     ang = torch.rand(n, generator=g, device=dev) * 2 * np.pi
     d = xx[None] * torch.cos(ang)[:, None, None] + yy[None] * torch.sin(ang)[:, None, None]
-    frac = torch.empty(n, device=dev).uniform_(0.08, 0.35, generator=g)
+    frac = _uniform(g, dev, n, lo=0.08, hi=0.35)
     ranked = d.reshape(n, -1).sort(dim=1).values
     at = ((1 - frac) * (h * w - 1)).long()
     t = ranked.gather(1, at[:, None])[:, 0]  # per crop: the edge that leaves `frac` beyond it
     mask = (d > t[:, None, None]).float()[:, None]  # n,1,h,w: 1 where covered
     other = torch.roll(x, 1, 0).flip(3)
-    paper = torch.empty(n, 3, 1, 1, device=dev).uniform_(0.75, 1.0, generator=g).expand_as(x)
+    paper = _uniform(g, dev, n, 3, 1, 1, lo=0.75, hi=1.0).expand_as(x)
     plain = (torch.rand(n, 1, 1, 1, generator=g, device=dev) < 0.4).float()
     top = plain * paper + (1 - plain) * other
     rim = ((d - t[:, None, None]).abs() < 0.05).float()[:, None]
-    dark = (torch.rand(n, 1, 1, 1, generator=g, device=dev) < 0.5).float() * torch.empty(
-        n, 1, 1, 1, device=dev
-    ).uniform_(0.2, 0.7, generator=g)
+    dark = (torch.rand(n, 1, 1, 1, generator=g, device=dev) < 0.5).float() * _uniform(
+        g, dev, n, 1, 1, 1, lo=0.2, hi=0.7
+    )
     covered = x * (1 - mask) + top * mask
     covered = covered * (1 - rim * dark)
     return torch.where(pick[:, None, None, None], covered, x)
@@ -111,7 +116,7 @@ def augment(
     dev = x.device
 
     def uniform(*shape: int, lo: float, hi: float) -> torch.Tensor:
-        return torch.empty(*shape, device=dev).uniform_(lo, hi, generator=g)
+        return _uniform(g, dev, *shape, lo=lo, hi=hi)
 
     if quarter_turns:
         turns = torch.randint(0, 4, (n,), generator=g, device=dev)
