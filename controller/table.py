@@ -106,6 +106,7 @@ class Table(CardNaming):
             still_gone=self._still_gone,
             last_play=self._last_play,
             one_play=self._one_play,
+            could_take=self._could_take,
         )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
@@ -476,6 +477,7 @@ class Table(CardNaming):
             data["prompt"] = self._show_prompt
             self._show_prompt = None
         kind = ev.TURN
+        out_first: list[Event] = []  # the camera's corrections the turn rests on
         if obs.unsure:
             # One deck: every plausible reading of the card was impossible (R7 `unreadable`):
             # held for the referee with the best possible guess, never silently scored.
@@ -504,6 +506,16 @@ class Table(CardNaming):
                             if lies is not None:  # where it lies (a restarted table keeps it)
                                 data["box"] = _rounded(lies)
                             self._rename_lying(obs.card, code, obs.confidence)
+                    else:
+                        fixed = self._doubtful_taken(obs, before, after, tuple(m.history))
+                        if fixed is not None:
+                            # a card it took lay on a doubtful read (a faint QH read KC, taken
+                            # by a QC): the camera corrects that trail, the capture is legal
+                            correction, before = fixed
+                            out_first.append(self._emit(ev.REFEREE, correction, obs.t))
+                            m = self.state.match  # (the correction rebuilt the match)
+                            v = judge(self.rules, before, obs.card, after, tuple(m.history))
+                            data["floor_before"], data["doubtful"] = before, True
                 data.update(v.to_dict())
                 if v.verdict == "foul":
                     kind = ev.FOUL
@@ -521,9 +533,9 @@ class Table(CardNaming):
             # what was read of it: a later plain read may take the code back (a restarted
             # table reads it from the log)
             data["reading"] = _logged_reading(obs.reading)
-        out = [self._emit(kind, data, obs.t)]
+        out = [*out_first, self._emit(kind, data, obs.t)]
         if remember:
-            self._remember_read(out[0])
+            self._remember_read(out[-1])
         self.latencies.append(Latency(obs.card, obs.t_landed, obs.t))
         side = self._side(seat)
         if kind == ev.FOUL:

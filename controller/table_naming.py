@@ -362,6 +362,67 @@ class CardNaming:
             return intent
         return self._claim(intent, {card: reading[0][0]}, snap.confidence_of(card) or 0.0)
 
+    def _doubtful_lying(self, floor: Iterable[str]) -> list[tuple[Any, tuple]]:
+        """(turn, read) of this round's trails whose cards lie on `floor` under a code only a
+        doubtful read gave them (read too faintly to accept, or less than the tracker's
+        `sure`), not decided by the referee: their codes may be wrong."""
+        rnd = self.state.current_round
+        cards = set(floor)
+        if rnd is None:
+            return []
+        return [
+            (tr, self._readings[tr.event_id])
+            for tr in rnd.live_turns()
+            if tr.card in cards and tr.event_id in self._readings and not tr.decided_by
+        ]
+
+    def _could_take(self, floor: frozenset[str], card: str) -> bool:
+        """Whether `card`, which takes nothing from `floor` as read, takes something if a card
+        lying there on a doubtful read (`_doubtful_lying`) is another code of that read (at
+        least `alt_min_share`, still in play, R1.1): a QH trailed and read KC 0.56, QS 0.14,
+        and a QC laid next. Its turn then waits for the scoop (or the next card: a trail).
+        Never for the round's last play (the floor is gathered after it, R3.5)."""
+        if self._last_play():
+            return False
+        gone = self._gone_this_round()
+        for tr, read in self._doubtful_lying(floor):
+            for code, share in read:
+                if share < self.tracker.config.alt_min_share:
+                    break
+                if code in (tr.card, card) or code in gone or code in floor:
+                    continue
+                if self._can_capture((floor - {tr.card}) | {code}, card):
+                    return True
+        return False
+
+    def _doubtful_taken(
+        self, obs: ObservedTurn, before: list[str], after: list[str], history
+    ) -> tuple[dict, list[str]] | None:
+        """A capture judged a foul because a card it took lies on a doubtful read
+        (`_doubtful_lying`): the camera's `correct` of that card's trail to the likeliest other
+        code of its read (at least `alt_min_share`, still in play) whose trail was legal, that
+        leaves every later play legal, and that the card played takes legally with the rest
+        (R2), and the floor before the capture under that name. The card played must be read
+        plainly (not a guess). None when no code of the read does it: the foul stands (R7; a
+        code the read never gave would explain away any foul that took that card)."""
+        if obs.card is None or obs.unsure or obs.shown:
+            return None
+        taken = set(before) - set(after)
+        gone = self._gone_this_round()
+        for tr, read in self._doubtful_lying(taken):
+            for code, share in read:
+                if share < self.tracker.config.alt_min_share:
+                    break
+                if code in (tr.card, obs.card) or code in gone or code in before or code in after:
+                    continue
+                moved = _sorted(code if c == tr.card else c for c in before)
+                if self._legal(moved, obs.card, after, history) is None:
+                    continue
+                tried = self._camera_correction(tr.event_id, code, obs.t)
+                if tried is not None and not _newly_held(self.state, tried[1], tr.event_id):
+                    return tried[0], moved
+        return None
+
     def _in_play(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:
         """(share, code) of a faint read's codes still in play (one deck: not played or
         taken this round, not among `lying`), likeliest first."""
@@ -502,6 +563,17 @@ class CardNaming:
         return card[0] == "J" or (card == "7D" and self.rules.floor_returns_7d)
 
     # ---- results ----------------------------------------------------------------------------
+
+
+def _newly_held(now: TableState, probe: TableState, since: int) -> bool:
+    """Whether a turn from event `since` on is a foul (or held) in `probe` but not `now`."""
+    bad = ("foul", UNREADABLE)
+    was = {tr.event_id: tr.verdict for tr in now.turns()}
+    return any(
+        tr.verdict in bad and was.get(tr.event_id) not in bad
+        for tr in probe.turns()
+        if tr.event_id >= since
+    )
 
 
 def _sorted(cards: Iterable[str]) -> list[str]:

@@ -240,6 +240,10 @@ class TurnTracker:
     still_gone: (
         Callable[[frozenset[str], str, frozenset[str], frozenset[str]], frozenset[str]] | None
     ) = None
+    # could_take(floor, card) -> whether `card`, taking nothing from `floor` as read, would
+    # take a card lying there on a doubtful read were it another code of that read: its
+    # turn then waits for the scoop like a card that can capture
+    could_take: Callable[[frozenset[str], str], bool] | None = None
     # last_play() -> whether the next play is the round's last (R8.7: the 48th)
     last_play: Callable[[], bool] | None = None
     # one_play(floor_before, floor_after) -> whether one card still in play takes exactly
@@ -543,7 +547,9 @@ class TurnTracker:
         if len(added) == 1 and not removed:
             (card,) = added
             unsure = card in snap.unsure
-            if not self.can_capture(f, card):
+            if not self.can_capture(f, card) and not (
+                self.could_take is not None and self.could_take(f, card)
+            ):
                 self.floor = s  # a trail: final at once
                 return [_seen_turn(card, f, s, snap)]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
@@ -569,7 +575,8 @@ class TurnTracker:
             # Two cards came, none left: two trails seen in one view (the camera missed the
             # moment between them), if in some order neither could take anything (R2.7).
             # Both are judged, marked doubtful: the order (so the seats) is inferred.
-            for x, y in sorted([tuple(sorted(added)), tuple(sorted(added, reverse=True))]):
+            orders = sorted([tuple(sorted(added)), tuple(sorted(added, reverse=True))])
+            for x, y in orders:
                 mid = f | {x}
                 if not self.can_capture(f, x) and not self.can_capture(mid, y):
                     self.floor = s
@@ -577,6 +584,24 @@ class TurnTracker:
                         replace(_seen_turn(x, f, mid, snap), inferred=True),
                         replace(_seen_turn(y, mid, s, snap), inferred=True),
                     ]
+            # Or a trail, then the next player's card that can take it, laid before the camera
+            # settled (a QD trailed, a QS laid on it): the first is judged a trail, marked
+            # doubtful, and the second waits for its scoop. Only where the second can take
+            # something because the first lies there (one that could take from the floor
+            # without it is no sign of this: cards from nowhere, asked about as before). The
+            # card read (faintly) in the views before came first; else the order that fits.
+            if earlier and max(earlier, key=earlier.__getitem__) in added:
+                came = max(earlier, key=earlier.__getitem__)
+                orders = [(came, next(iter(added - {came})))]
+            for x, y in orders:
+                if (
+                    not self.can_capture(f, x)
+                    and not self.can_capture(f, y)
+                    and self.can_capture(f | {x}, y)
+                ):
+                    trail = replace(_seen_turn(x, f, f | {x}, snap), inferred=True)
+                    self.floor = f | {x}
+                    return [trail, *self._idle(snap)]
         if prev is not None and prev != s and _one_play(prev, s):
             # The table went on, by one play, from the view no play explained: that view was
             # the floor as it lay (the plays that made it were missed; the referee was told).

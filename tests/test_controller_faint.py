@@ -987,3 +987,82 @@ def test_a_restarted_table_keeps_a_code_a_laid_cards_naming_kept_r1_1_r7():
         )
         assert next(tr for tr in t.state.turns() if tr.event_id == doubt.id).card == "TC"
     assert seen[0] == seen[1] == [("foul", "TC", None)]
+
+
+def _faint_kh_trailed(log: list):
+    """Seat 1's card lies read faintly as KH 0.65, QS 0.14, TD 0.12 (truly a QH) on a floor of
+    9C 5H 4S 8D: no K lies there, so it is judged a KH trail (R2.3, R2.7), doubtful; seat
+    0's 7C, read plainly, trails beside it (no 7 and nothing summing to 7, R2.2)."""
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
+    snap = clock.snap("9C 5H 4S 8D")
+    faint = (("KH", 0.65), ("QS", 0.14), ("TD", 0.12))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    kh, c7 = table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
+    assert (kh.data["card"], kh.data["verdict"], kh.data["faint"]) == ("KH", "trail", True)
+    assert (c7.data["card"], c7.data["seat"], c7.data["verdict"]) == ("7C", 0, "trail")
+    return table, clock, kh
+
+
+def test_a_card_that_takes_a_faint_trail_names_it_by_the_capture_r2_3_r7():
+    # Seat 1's QC (read plainly) takes nothing from the floor as read, but the "KH" lies on
+    # a faint read whose runner-up QS a Q takes (R2.3): its turn waits for the scoop rather
+    # than being judged a trail at once. The QC and the "KH" leave together: only a Q takes a
+    # lone card with a Q, so the camera corrects the faint trail to QS (its read's likeliest
+    # code a Q takes, still in play) and the QC's capture of the QS is legal. Before, the QC
+    # was judged a trail and the scoop asked seat 0 to show a card it never played.
+    log: list = []
+    table, clock, kh = _faint_kh_trailed(log)
+    (laid,) = table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC"))
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "QC", 1)
+    fix, turn = table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", kh.id, {"card": "QS", "by": "camera"}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
+        TURN, "QC", 1, "capture"
+    )  # fmt: skip
+    assert turn.data["takes"] == ["QS"] and "QS" in turn.data["floor_before"]
+    assert turn.data["doubtful"] is True
+    assert sorted(table.state.match.captured(1)) == ["QC", "QS"]
+    assert table.state.to_play == 0
+    assert not [p for p in table.state.prompts if p.open]
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_card_waiting_on_a_faint_trail_that_stays_is_a_trail_r2_7():
+    # The QC waits as above, but seat 0's 3D comes while it still lies there: the QC took
+    # nothing (a trail, R2.7), the faint KH keeps its name, and the 3D is seat 0's trail.
+    log: list = []
+    table, clock, kh = _faint_kh_trailed(log)
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC"))
+    qc, d3 = table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC 3D"))
+    assert (qc.data["card"], qc.data["seat"], qc.data["verdict"]) == ("QC", 1, "trail")
+    assert (d3.data["card"], d3.data["seat"], d3.data["verdict"]) == ("3D", 0, "trail")
+    assert set(table.state.floor) == {"9C", "5H", "4S", "8D", "7C", "KH", "QC", "3D"}
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_trail_beside_only_plain_reads_is_judged_at_once_r2_7():
+    # The KH read plainly: nothing lies there on a doubtful read, so the QC is a trail at once.
+    table, clock = dealt(floor="9C 5H 4S 8D")
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D KH"))
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D KH 7C"))
+    (qc,) = table.feed_snapshot(clock.snap("9C 5H 4S 8D KH 7C QC"))
+    assert (qc.type, qc.data["card"], qc.data["verdict"]) == (TURN, "QC", "trail")
+
+
+def test_a_restarted_table_names_the_faint_trail_by_the_capture_as_the_live_one_r2_3_r7():
+    # The table restarts between the QC laid and the scoop: it corrects the faint trail to QS
+    # and judges the capture exactly as the table that never stopped.
+    log: list = []
+    table, clock, kh = _faint_kh_trailed(log)
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC"))
+    resumed = Table(events=list(log), subscribers=[])
+    scooped = clock.snap("9C 5H 4S 8D 7C")
+    live, again = (t.feed_snapshot(scooped) for t in (table, resumed))
+    assert [(e.type, e.data) for e in live] == [(e.type, e.data) for e in again]
+    assert [e.type for e in live] == ["referee", TURN]
+    assert resumed.state.to_dict() == table.state.to_dict()

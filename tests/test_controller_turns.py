@@ -416,3 +416,40 @@ def test_a_card_laid_after_the_prompt_that_leaves_with_floor_cards_took_them_r2_
     assert (jack.data["card"], jack.data["seat"], jack.data["verdict"]) == ("JH", 0, "sweep")
     assert jack.data["takes"] == ["KD"] and not jack.data["basra"]
     assert table.state.floor == () and table.state.to_play == 1
+
+
+def test_a_trail_and_the_card_that_takes_it_seen_in_one_view_r2_3_r2_7():
+    # The floor was swept; seat 1 trails a QD and seat 0 lays a QS on it before the camera
+    # settles: one view shows both. The QD takes nothing from the empty floor (R2.7) and a Q
+    # takes a Q (R2.3): seat 1's trail (marked doubtful: the order is inferred), then seat
+    # 0's QS waits for its scoop, which takes the QD: the floor cleared by a Q, a basra (R3.1).
+    # Before, that view was "unexpected QD QS" and both plays were lost (the seats out of
+    # step for the rest of the round).
+    table, clock = dealt(floor="9C 5H 4S 2D")
+    (jack,) = table.feed_snapshot(clock.snap("9C 5H 4S 2D JC"))
+    table.feed_snapshot(clock.snap(""))  # seat 1's JC takes the whole floor (R2.4)
+    trail, laid = table.feed_snapshot(clock.snap("QD QS"))
+    assert (trail.type, trail.data["card"], trail.data["seat"], trail.data["verdict"]) == (
+        TURN, "QD", 0, "trail"
+    )  # fmt: skip
+    assert trail.data["doubtful"] is True
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "QS", 1)
+    capture, score = table.feed_snapshot(clock.snap(""))
+    assert (capture.data["card"], capture.data["seat"], capture.data["takes"]) == (
+        "QS", 1, ["QD"]
+    )  # fmt: skip
+    assert capture.data["basra"] is True and score.type == SCORE
+    assert table.state.to_play == 0
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()
+
+
+def test_the_card_read_faintly_before_is_the_trail_of_the_two_r2_3():
+    # As above, but the view before showed one card read faintly as QS (0.6): it came first,
+    # so seat 0 trailed the QS and seat 1's QD takes it.
+    table, clock = dealt(floor="9C 5H 4S 2D")
+    table.feed_snapshot(clock.snap("9C 5H 4S 2D JC"))
+    table.feed_snapshot(clock.snap(""))
+    snap = clock.snap("")
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=(("QS", 0.6), ("KS", 0.2))))
+    trail, laid = table.feed_snapshot(clock.snap("QD QS"))
+    assert (trail.data["card"], trail.data["seat"], laid.data["card"]) == ("QS", 0, "QD")
