@@ -192,6 +192,13 @@ def test_a_suit_pip_beside_a_corner_is_the_cards_own_print(rec):
         "KC",
         "QC",
     ]
+    # and so is a club read surely (0.97): an index, not a print (a jack of the suit lying
+    # by the card's corner in a heap read 0.99 was dropped as one before)
+    sure = _hit(rec, [821, 519, 838, 532], {"JC": 0.97, "QC": 0.01}, det_conf=0.28)
+    assert sorted(d.code for d in rec.assemble([top, bottom, sure], [card], 1280, 720)) == [
+        "JC",
+        "QC",
+    ]
 
 
 def test_two_lone_corners_of_one_card_pool_into_one_read(rec):

@@ -133,8 +133,9 @@ class Recognizer:
     # single photos (`still`): the scale fitted larger, bare cards looked at again (video:
     # off), every index read four ways (video: the unsure); a speckled photo median-filtered,
     # the detector run again 0.7x smaller, dim crops stretched, a read with no card box around
-    # it kept only from 0.2 sure (a face in a webcam frame), and the frame read mirrored (0.7x
-    # the fitted size) and turned half round (at the fitted size)
+    # it kept only from 0.2 sure (a face in a webcam frame), the frame read mirrored (0.7x
+    # the fitted size) and turned half round (at the fitted size), a number card's pips
+    # counted, and a weakly scored index no card box holds kept where read 0.8 sure
     STILL = {
         "card_px": 130.0,
         "bare_look": 2.0,
@@ -146,6 +147,7 @@ class Recognizer:
         "mirror_look": 0.7,
         "turn_look": 1.0,
         "pip_other": 0.1,
+        "lone_weak_sure": 0.8,
     }
     OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
@@ -203,6 +205,9 @@ class Recognizer:
         self.low_index_conf = float(meta.get("low_index_conf", self.index_conf))
         self.low_index_sure = float(meta.get("low_index_sure", 1.01))
         self.weak_first_read = float(meta.get("weak_first_read", 0.0))
+        # ... and one no card box holds is kept where its read (all four quarter turns) is at
+        # least `lone_weak_sure` (still reads: a webcam's card held up, never boxed; 1.01: off)
+        self.lone_weak_sure = float(meta.get("lone_weak_sure", 1.01))
         self.card_conf = float(meta.get("card_conf", 0.3))
         # still reads (0 / 1 / 0: off): a frame with more than `despeckle_above` of its pixels
         # isolated specks is median-filtered first (`vision.cleanup`); the detector also reads
@@ -310,11 +315,14 @@ class Recognizer:
         self, frame_bgr: np.ndarray
     ) -> tuple[list[IndexHit], list[tuple[list[float], float]]]:
         idx_boxes, idx_conf, card_boxes, card_conf = self.find(frame_bgr)
-        # a weak index counts only inside a card: one outside none is not read at all
+        # a weak index counts inside a card; one outside every card is not read at all, unless
+        # `lone_weak_sure` (still reads) lets a sure read of it count
         weak = idx_conf < self.index_conf
+        inside = _centres_inside(idx_boxes, card_boxes).any(axis=1)
         if weak.any():
-            held = ~weak | _centres_inside(idx_boxes, card_boxes).any(axis=1)
-            idx_boxes, idx_conf, weak = idx_boxes[held], idx_conf[held], weak[held]
+            held = ~weak | inside | (self.lone_weak_sure <= 1.0)
+            idx_boxes, idx_conf = idx_boxes[held], idx_conf[held]
+            weak, inside = weak[held], inside[held]
         hits: list[IndexHit] = []
         if len(idx_boxes):
             crops = np.stack([self._crop(frame_bgr, b) for b in idx_boxes])  # N,H,W,3 BGR
@@ -326,13 +334,14 @@ class Recognizer:
                 if unsure.any():
                     more = sum(self._classify(_quarter(crops[unsure], k)) for k in (1, 2, 3))
                     probs[unsure] = (probs[unsure] + more) / 4
-            for b, c, p, is_weak, drop in zip(
-                idx_boxes, idx_conf, probs, weak, hopeless, strict=True
+            for b, c, p, is_weak, drop, held in zip(
+                idx_boxes, idx_conf, probs, weak, hopeless, inside, strict=True
             ):
                 k = int(np.argmax(p))
                 if is_weak:
-                    # a weak index: only a sure read (inside a card), weighed as a plain one
-                    if drop or p[k] < self.low_index_sure:
+                    # a weak index: only a sure read (surer outside every card), weighed as a
+                    # plain one
+                    if drop or p[k] < (self.low_index_sure if held else self.lone_weak_sure):
                         continue
                     c = self.index_conf
                 hits.append(IndexHit(list(map(float, b)), float(c), self.names[k], float(p[k]), p))
@@ -840,16 +849,19 @@ _COURTS = [10, 11, 12]  # J, Q, K among the 13 ranks of `vision.deck.CODES`
 
 
 CORNER_PRINT_REACH = 1.5  # index lengths from a corner's centre within which its print lies
+CORNER_PRINT_SURE = 0.95  # a read this sure is an index, never a corner's print
 
 
 def _corner_print(card: list[IndexHit], other: list[IndexHit]) -> bool:
     """Whether `other`, a lone index read in or near the box of a card read from both corners
     (`card`: two hits naming one code), is that card's own print beside a corner: it names the
-    card's suit and its centre lies within `CORNER_PRINT_REACH` index lengths of a corner's."""
+    card's suit, its centre lies within `CORNER_PRINT_REACH` index lengths of a corner's, and
+    it is read less than `CORNER_PRINT_SURE` (a print read as an index was 0.72; a jack of
+    the same suit lying by a three's corner in a heap read 0.99)."""
     if len(card) != 2 or len(other) != 1 or card[0].code != card[1].code:
         return False
     (hit,) = other
-    if hit.code[1] != card[0].code[1]:
+    if hit.code[1] != card[0].code[1] or hit.prob >= CORNER_PRINT_SURE:
         return False
     hx, hy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
     for corner in card:
