@@ -14,7 +14,7 @@ from controller import events as ev
 from controller.elimination import camera_correction
 from controller.referee_actions import try_decision
 from controller.store import Conflict
-from controller.table_state import UNREADABLE, TableState
+from controller.table_state import UNREADABLE, TableState, history_before
 from controller.tracker import name_otherwise, same_place
 from controller.turns import CardLaid, ObservedTurn, Snapshot
 from engine.cards import FULL_DECK
@@ -566,14 +566,30 @@ class CardNaming:
 
 
 def _newly_held(now: TableState, probe: TableState, since: int) -> bool:
-    """Whether a turn from event `since` on is a foul (or held) in `probe` but not `now`."""
+    """Whether a turn of the round from event `since` on is a foul (or held) in `probe`, judged
+    again on its floors there (a renamed card lies in them), but not in `now`."""
+    from engine.referee import JudgeError, judge
+
     bad = ("foul", UNREADABLE)
     was = {tr.event_id: tr.verdict for tr in now.turns()}
-    return any(
-        tr.verdict in bad and was.get(tr.event_id) not in bad
-        for tr in probe.turns()
-        if tr.event_id >= since
-    )
+    rnd = probe.current_round
+    for tr in rnd.live_turns() if rnd is not None else []:
+        if tr.event_id < since or was.get(tr.event_id) in bad:
+            continue
+        if tr.verdict in bad:
+            return True
+        if tr.card is None or tr.event_id == since:
+            continue
+        try:
+            v = judge(
+                probe.rules, tr.floor_before, tr.card, tr.floor_after,
+                history_before(probe, rnd, tr),
+            )  # fmt: skip
+        except (JudgeError, ValueError):
+            return True
+        if v.verdict == "foul":
+            return True
+    return False
 
 
 def _sorted(cards: Iterable[str]) -> list[str]:

@@ -1066,3 +1066,23 @@ def test_a_restarted_table_names_the_faint_trail_by_the_capture_as_the_live_one_
     assert [(e.type, e.data) for e in live] == [(e.type, e.data) for e in again]
     assert [e.type for e in live] == ["referee", TURN]
     assert resumed.state.to_dict() == table.state.to_dict()
+
+
+def test_no_name_for_a_faint_trail_that_would_make_a_later_play_a_foul_r2_6_r7():
+    # The faint "KH" trail as above, but seat 0 then trails a QH beside it (read plainly).
+    # Seat 1's QC takes the QH and the "KH": as read, a Q took a K (a foul, R2.3). Its read's
+    # QS would make that capture legal, but then the QH trailed beside a QS it had to take
+    # (R2.6): the camera does not name it so, and the foul is left to the referee (R7).
+    log: list = []
+    table = Table("classic", 2, 0, subscribers=[log.append])
+    clock = Clock()
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
+    snap = clock.snap("9C 5H 4S 8D")
+    faint = (("KH", 0.65), ("QS", 0.14), ("TD", 0.12))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    kh, qh = table.feed_snapshot(clock.snap("9C 5H 4S 8D QH"))
+    assert (kh.data["card"], qh.data["card"], qh.data["verdict"]) == ("KH", "QH", "trail")
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D KH QH QC"))
+    (foul,) = table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
+    assert (foul.type, foul.data["card"], foul.data["verdict"]) == (FOUL, "QC", "foul")
+    assert not [e for e in log if e.type == "referee"]
