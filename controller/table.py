@@ -113,6 +113,8 @@ class Table(CardNaming):
         self._renames: dict[str, str] = {}  # cards renamed while one view's intents are judged
         self._readings: dict[int, tuple] = {}  # turn event id -> its doubtful card's read
         self._faint_turns: set[int] = set()  # of those, the turns of cards read too faintly
+        # trails whose code a capture gave (`_doubtful_taken`): turn id -> that correction's id
+        self._by_capture: dict[int, int] = {}
         self._soft: frozenset[str] = frozenset()  # codes only weak doubtful reads hold
         self._kept: set[str] = set()  # of those, codes whose earlier turn could not give them up
         self._kept_unlogged: set[str] = set()  # of those, codes the log does not hold yet
@@ -156,9 +158,16 @@ class Table(CardNaming):
         e = Event(self.state.last_event_id + 1, self.match_id, type_, float(t), data)
         self.state.apply(e)  # the live state is the fold over the events: replay agrees
         self._calibrate(e)
+        self._note_by_capture(e)
         for fn in self._subscribers:
             fn(e)
         return e
+
+    def _note_by_capture(self, e: Event) -> None:
+        """Remember a camera correction that named a trail by the capture that took it (only
+        a guess among the codes its read allows: a plain read of its code may take it back)."""
+        if e.type == ev.REFEREE and e.data.get("payload", {}).get("capture"):
+            self._by_capture[int(e.data["target"])] = e.id
 
     def _calibrate(self, e: Event) -> None:
         """The tracker's thresholds follow the confidences of the cards the log holds as read
@@ -400,6 +409,7 @@ class Table(CardNaming):
     def _round_start(self, intent: RoundStart) -> list[Event]:
         self._readings.clear()  # a take-back looks only at this round's turns
         self._faint_turns.clear()
+        self._by_capture.clear()
         # as the log holds them (3 decimals): a restarted table judges by the same shares
         self._dealt_readings = {
             c: _read_back(_logged_reading(self._deal_reads.get(c, ()))) for c in intent.floor
@@ -755,6 +765,10 @@ class Table(CardNaming):
                 self.tracker.adopt(d["card"], d["box"], float(d.get("confidence", 0.0)))
             if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
+        live = {tr.event_id for tr in rnd.live_turns()}
+        for e in past:  # (a referee event names no round: its target does)
+            if e.type == ev.REFEREE and e.data.get("target") in live:
+                self._note_by_capture(e)
 
     # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict[str, Any]:

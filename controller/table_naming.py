@@ -52,13 +52,25 @@ class CardNaming:
                 tr.card
                 and first
                 and tr.doubtful
-                and not tr.decided_by
+                and self._undecided(tr)
                 and dict(first).get(tr.card, 0.0) < TAKE_BACK_SHARE
             ):
                 weak.add(tr.card)
             elif tr.card:
                 held.add(tr.card)
         return frozenset(weak - held)
+
+    def _undecided(self, tr: Any) -> bool:
+        """Whether no referee decided the turn: none did, or only the camera's naming of its
+        card by the capture that took it (`_by_capture`: a guess among its read's codes)."""
+        return not tr.decided_by or self._by_capture.get(tr.event_id) == tr.decided_by
+
+    def _named_by_capture(self, code: str) -> bool:
+        """Whether this round's turn holding `code` holds it only as the capture that took it
+        named it (`_by_capture`, not since decided otherwise)."""
+        rnd = self.state.current_round
+        held = [tr for tr in rnd.live_turns() if tr.card == code] if rnd is not None else []
+        return len(held) == 1 and self._by_capture.get(held[0].event_id) == held[0].decided_by
 
     def _can_capture(self, floor: frozenset[str], card: str) -> bool:
         from engine.captures import plans
@@ -205,6 +217,10 @@ class CardNaming:
         elif own and getattr(intent, "unsure", False) and plain >= TAKE_BACK_SHARE:
             # a guess that fell on a soft code: its plain read's own code first
             taken = self._take_code(intent, snap, code, plain, False)
+        elif own and code == card and self._named_by_capture(code):
+            # a code a capture gave a trail, as a guess among the codes that capture allows:
+            # any read naming it first takes it (the trail keeps an equal name)
+            taken = self._take_code(intent, snap, code, plain, True)
         if taken is not None:
             return taken
         return self._not_own(intent, snap, card, reading) if own else intent
@@ -219,7 +235,7 @@ class CardNaming:
         rnd = self.state.current_round
         earlier = next((tr for tr in reversed(rnd.live_turns()) if tr.card == code), None)
         first = self._readings.get(earlier.event_id) if earlier is not None else None
-        if earlier is None or not first or not earlier.doubtful or earlier.decided_by:
+        if earlier is None or not first or not earlier.doubtful or not self._undecided(earlier):
             return None
         top = dict(first).get(code, first[0][1])
         if top >= plain and earlier.event_id not in self._faint_turns:
@@ -230,12 +246,21 @@ class CardNaming:
         # `alt_min_share`); any still in play when the code itself is read plainly here (one
         # deck: the earlier card was not that code, whatever it was)
         bar = 0.0 if own else max(self.tracker.config.alt_min_share, top / 2)
-        for alt, share in first:
+        alts = list(first)
+        captured = earlier.decided_by and own
+        if captured:
+            # named by the capture that took it: any code in play that keeps that capture (and
+            # every play since) legal, its read's first (the capture names the rank)
+            alts += [(c, 0.0) for c in FULL_DECK if c not in dict(first)]
+        for alt, share in alts:
             if alt in (code, card) or share < bar:
                 continue
             if alt in gone or alt in lying:
                 continue
-            data = self._legal_correction(earlier.event_id, alt, snap.t)
+            if captured:
+                data = self._capture_correction(earlier.event_id, alt, snap.t)
+            else:
+                data = self._legal_correction(earlier.event_id, alt, snap.t)
             if data is None:
                 continue
             self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
@@ -289,6 +314,15 @@ class CardNaming:
             return data, try_decision(self.state, "correct", target, data["payload"], t)
         except Conflict:
             return None
+
+    def _capture_correction(self, target: int, card: str, t: float) -> dict | None:
+        """The camera's `correct` of a trail a capture took to `card`, marked as named by that
+        capture, when the trail and every play since, judged again, stay legal; else None."""
+        tried = self._camera_correction(target, card, t)
+        if tried is None or _newly_held(self.state, tried[1], target):
+            return None
+        data = tried[0]
+        return {**data, "payload": {**data["payload"], "capture": True}}
 
     def _legal_correction(self, target: int, card: str, t: float) -> dict | None:
         """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
@@ -418,9 +452,9 @@ class CardNaming:
                 moved = _sorted(code if c == tr.card else c for c in before)
                 if self._legal(moved, obs.card, after, history) is None:
                     continue
-                tried = self._camera_correction(tr.event_id, code, obs.t)
-                if tried is not None and not _newly_held(self.state, tried[1], tr.event_id):
-                    return tried[0], moved
+                data = self._capture_correction(tr.event_id, code, obs.t)
+                if data is not None:
+                    return data, moved
         return None
 
     def _in_play(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:

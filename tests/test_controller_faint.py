@@ -1018,7 +1018,7 @@ def test_a_card_that_takes_a_faint_trail_names_it_by_the_capture_r2_3_r7():
     assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "QC", 1)
     fix, turn = table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
     assert (fix.type, fix.data["target"], fix.data["payload"]) == (
-        "referee", kh.id, {"card": "QS", "by": "camera"}
+        "referee", kh.id, {"card": "QS", "by": "camera", "capture": True}
     )  # fmt: skip
     assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
         TURN, "QC", 1, "capture"
@@ -1086,3 +1086,49 @@ def test_no_name_for_a_faint_trail_that_would_make_a_later_play_a_foul_r2_6_r7()
     (foul,) = table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
     assert (foul.type, foul.data["card"], foul.data["verdict"]) == (FOUL, "QC", "foul")
     assert not [e for e in log if e.type == "referee"]
+
+
+def test_the_real_card_of_a_code_a_capture_gave_takes_it_back_r1_1_r2_3():
+    # After the QC took the faint trail named QS (its read's only Q), the real QS is laid by
+    # seat 0, read plainly (0.9). One deck: the trail was another Q. The camera names it
+    # again, the first Q still in play in deck order that keeps the QC's capture legal (a Q
+    # takes a Q, R2.3; QH), and the QS is seat 0's trail (no Q on the floor): no held guess.
+    log: list = []
+    table, clock, kh = _faint_kh_trailed(log)
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC"))
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
+    assert "QS" in table._soft_gone()  # only the capture's guess holds it
+    plain = Snapshot(
+        clock.t + 1, frozenset("9C 5H 4S 8D 7C QS".split()), confidences=(("QS", 0.9),),
+        readings=(("QS", (("QS", 0.9), ("QD", 0.05))),),
+    )  # fmt: skip
+    fix, turn = table.feed_snapshot(plain)
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", kh.id, {"card": "QH", "by": "camera", "capture": True}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
+        TURN, "QS", 0, "trail"
+    )  # fmt: skip
+    assert sorted(table.state.match.captured(1)) == ["QC", "QH"]
+    assert not table.state.errors
+    assert replay(log).to_dict() == table.state.to_dict()
+    # a table restarted from the log takes codes back the same way
+    resumed = Table(events=list(log), subscribers=[])
+    assert resumed._by_capture == table._by_capture
+
+
+def test_a_code_a_capture_gave_is_taken_back_by_a_read_naming_it_first_r1_1_r2_3():
+    # As above, but the real QS is read only 0.67 (KS 0.19): not plain enough to take a code
+    # back from an ordinary doubtful read, but the trail's QS was only the capture's guess
+    # among the Qs in play: the QS takes it, the trail is named QH, no held guess.
+    log: list = []
+    table, clock, kh = _faint_kh_trailed(log)
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC"))
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
+    plain = Snapshot(
+        clock.t + 1, frozenset("9C 5H 4S 8D 7C QS".split()), confidences=(("QS", 0.67),),
+        readings=(("QS", (("QS", 0.67), ("KS", 0.19))),),
+    )  # fmt: skip
+    fix, turn = table.feed_snapshot(plain)
+    assert (fix.data["target"], fix.data["payload"]["card"]) == (kh.id, "QH")
+    assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "QS", "trail")
