@@ -1098,10 +1098,7 @@ def test_the_real_card_of_a_code_a_capture_gave_takes_it_back_r1_1_r2_3():
     table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC"))
     table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
     assert "QS" in table._soft_gone()  # only the capture's guess holds it
-    plain = Snapshot(
-        clock.t + 1, frozenset("9C 5H 4S 8D 7C QS".split()), confidences=(("QS", 0.9),),
-        readings=(("QS", (("QS", 0.9), ("QD", 0.05))),),
-    )  # fmt: skip
+    plain = _read_as(clock.snap("9C 5H 4S 8D 7C QS"), "QS", (("QS", 0.9), ("QD", 0.05)))
     fix, turn = table.feed_snapshot(plain)
     assert (fix.type, fix.data["target"], fix.data["payload"]) == (
         "referee", kh.id, {"card": "QH", "by": "camera", "capture": True}
@@ -1125,10 +1122,14 @@ def test_a_code_a_capture_gave_is_taken_back_by_a_read_naming_it_first_r1_1_r2_3
     table, clock, kh = _faint_kh_trailed(log)
     table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C KH QC"))
     table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
-    plain = Snapshot(
-        clock.t + 1, frozenset("9C 5H 4S 8D 7C QS".split()), confidences=(("QS", 0.67),),
-        readings=(("QS", (("QS", 0.67), ("KS", 0.19))),),
-    )  # fmt: skip
+    plain = _read_as(clock.snap("9C 5H 4S 8D 7C QS"), "QS", (("QS", 0.67), ("KS", 0.19)))
     fix, turn = table.feed_snapshot(plain)
     assert (fix.data["target"], fix.data["payload"]["card"]) == (kh.id, "QH")
     assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "QS", "trail")
+
+
+def _read_as(snap: Snapshot, code: str, reading: tuple) -> Snapshot:
+    """`snap` with the card `code` new in it read so (its confidence the read's top share)."""
+    from dataclasses import replace
+
+    return replace(snap, confidences=((code, reading[0][1]),), readings=((code, reading),))
