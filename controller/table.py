@@ -127,6 +127,7 @@ class Table(CardNaming):
         if past:
             for e in past:
                 self._calibrate(e)
+                self._note_by_capture(e)  # (only this round's turns are ever looked up)
             self.state = replay(past)
             if not self.state.started:
                 raise UserError("the stored events hold no match_started")
@@ -765,10 +766,6 @@ class Table(CardNaming):
                 self.tracker.adopt(d["card"], d["box"], float(d.get("confidence", 0.0)))
             if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
-        live = {tr.event_id for tr in rnd.live_turns()}
-        for e in past:  # (a referee event names no round: its target does)
-            if e.type == ev.REFEREE and e.data.get("target") in live:
-                self._note_by_capture(e)
 
     # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict[str, Any]:

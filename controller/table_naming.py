@@ -6,7 +6,7 @@ of `Table` that answers the turn tracker's questions and corrects earlier reads 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -60,17 +60,21 @@ class CardNaming:
                 held.add(tr.card)
         return frozenset(weak - held)
 
+    def _capture_named(self, tr: Any) -> bool:
+        """Whether the turn's card is only the camera's naming of it by the capture that took
+        it (`_by_capture`: a guess among the codes that capture allows), not since decided
+        otherwise."""
+        return bool(tr.decided_by) and self._by_capture.get(tr.event_id) == tr.decided_by
+
     def _undecided(self, tr: Any) -> bool:
-        """Whether no referee decided the turn: none did, or only the camera's naming of its
-        card by the capture that took it (`_by_capture`: a guess among its read's codes)."""
-        return not tr.decided_by or self._by_capture.get(tr.event_id) == tr.decided_by
+        """Whether no referee decided the turn (a capture's naming of it decides nothing)."""
+        return not tr.decided_by or self._capture_named(tr)
 
     def _named_by_capture(self, code: str) -> bool:
-        """Whether this round's turn holding `code` holds it only as the capture that took it
-        named it (`_by_capture`, not since decided otherwise)."""
+        """Whether this round's one turn holding `code` holds it only as a capture named it."""
         rnd = self.state.current_round
         held = [tr for tr in rnd.live_turns() if tr.card == code] if rnd is not None else []
-        return len(held) == 1 and self._by_capture.get(held[0].event_id) == held[0].decided_by
+        return len(held) == 1 and self._capture_named(held[0])
 
     def _can_capture(self, floor: frozenset[str], card: str) -> bool:
         from engine.captures import plans
@@ -247,7 +251,7 @@ class CardNaming:
         # deck: the earlier card was not that code, whatever it was)
         bar = 0.0 if own else max(self.tracker.config.alt_min_share, top / 2)
         alts = list(first)
-        captured = earlier.decided_by and own
+        captured = own and self._capture_named(earlier)
         if captured:
             # named by the capture that took it: any code in play that keeps that capture (and
             # every play since) legal, its read's first (the capture names the rank)
@@ -410,51 +414,54 @@ class CardNaming:
             if tr.card in cards and tr.event_id in self._readings and not tr.decided_by
         ]
 
-    def _could_take(self, floor: frozenset[str], card: str) -> bool:
-        """Whether `card`, which takes nothing from `floor` as read, takes something if a card
-        lying there on a doubtful read (`_doubtful_lying`) is another code of that read (at
-        least `alt_min_share`, still in play, R1.1): a QH trailed and read KC 0.56, QS 0.14,
-        and a QC laid next. Its turn then waits for the scoop (or the next card: a trail).
-        Never for the round's last play (the floor is gathered after it, R3.5)."""
-        if self._last_play():
-            return False
+    def _other_names(
+        self, lying: Iterable[str], played: str, out: Iterable[str]
+    ) -> Iterator[tuple[Any, str]]:
+        """(turn, code) for each card of `lying` on a doubtful trail's read (`_doubtful_lying`)
+        and each other code of that read given at least `alt_min_share`, still in play (R1.1),
+        not `played` and not among `out` (the cards seen), likeliest first."""
         gone = self._gone_this_round()
-        for tr, read in self._doubtful_lying(floor):
+        skip = gone | set(out) | {played}
+        for tr, read in self._doubtful_lying(lying):
             for code, share in read:
                 if share < self.tracker.config.alt_min_share:
                     break
-                if code in (tr.card, card) or code in gone or code in floor:
-                    continue
-                if self._can_capture((floor - {tr.card}) | {code}, card):
-                    return True
-        return False
+                if code != tr.card and code not in skip:
+                    yield tr, code
+
+    def _could_take(self, floor: frozenset[str], card: str) -> bool:
+        """Whether `card`, which takes nothing from `floor` as read, takes something if a card
+        lying there on a doubtful read (`_doubtful_lying`) is another code of that read
+        (`_other_names`): a QH trailed and read KC 0.56, QS 0.14, and a QC laid next. Its turn
+        then waits for the scoop (or the next card: a trail). Never for the round's last play
+        (the floor is gathered after it, R3.5)."""
+        if self._last_play():
+            return False
+        return any(
+            self._can_capture((floor - {tr.card}) | {code}, card)
+            for tr, code in self._other_names(floor, card, floor)
+        )
 
     def _doubtful_taken(
         self, obs: ObservedTurn, before: list[str], after: list[str], history
     ) -> tuple[dict, list[str]] | None:
         """A capture judged a foul because a card it took lies on a doubtful read
         (`_doubtful_lying`): the camera's `correct` of that card's trail to the likeliest other
-        code of its read (at least `alt_min_share`, still in play) whose trail was legal, that
-        leaves every later play legal, and that the card played takes legally with the rest
-        (R2), and the floor before the capture under that name. The card played must be read
-        plainly (not a guess). None when no code of the read does it: the foul stands (R7; a
-        code the read never gave would explain away any foul that took that card)."""
+        code of its read (`_other_names`) whose trail was legal, that leaves every later play
+        legal, and that the card played takes legally with the rest (R2), and the floor before
+        the capture under that name. The card played must be read plainly (not a guess). None
+        when no code of the read does it: the foul stands (R7; a code the read never gave
+        would explain away any foul that took that card)."""
         if obs.card is None or obs.unsure or obs.shown:
             return None
         taken = set(before) - set(after)
-        gone = self._gone_this_round()
-        for tr, read in self._doubtful_lying(taken):
-            for code, share in read:
-                if share < self.tracker.config.alt_min_share:
-                    break
-                if code in (tr.card, obs.card) or code in gone or code in before or code in after:
-                    continue
-                moved = _sorted(code if c == tr.card else c for c in before)
-                if self._legal(moved, obs.card, after, history) is None:
-                    continue
-                data = self._capture_correction(tr.event_id, code, obs.t)
-                if data is not None:
-                    return data, moved
+        for tr, code in self._other_names(taken, obs.card, [*before, *after]):
+            moved = _sorted(code if c == tr.card else c for c in before)
+            if self._legal(moved, obs.card, after, history) is None:
+                continue
+            data = self._capture_correction(tr.event_id, code, obs.t)
+            if data is not None:
+                return data, moved
         return None
 
     def _in_play(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:

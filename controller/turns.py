@@ -590,8 +590,8 @@ class TurnTracker:
             # something because the first lies there (one that could take from the floor
             # without it is no sign of this: cards from nowhere, asked about as before). The
             # card read (faintly) in the views before came first; else the order that fits.
-            if earlier and max(earlier, key=earlier.__getitem__) in added:
-                came = max(earlier, key=earlier.__getitem__)
+            came = max(earlier, key=earlier.__getitem__) if earlier else None
+            if came in added:
                 orders = [(came, next(iter(added - {came})))]
             for x, y in orders:
                 if (

@@ -989,19 +989,22 @@ def test_a_restarted_table_keeps_a_code_a_laid_cards_naming_kept_r1_1_r7():
     assert seen[0] == seen[1] == [("foul", "TC", None)]
 
 
-def _faint_kh_trailed(log: list):
+def _faint_kh_trailed(log: list, then: str = "7C"):
     """Seat 1's card lies read faintly as KH 0.65, QS 0.14, TD 0.12 (truly a QH) on a floor of
     9C 5H 4S 8D: no K lies there, so it is judged a KH trail (R2.3, R2.7), doubtful; seat
-    0's 7C, read plainly, trails beside it (no 7 and nothing summing to 7, R2.2)."""
+    0's card `then`, read plainly, trails beside it (a 7C: no 7 and nothing summing to 7,
+    R2.2; a QH: no Q)."""
     table = Table("classic", 2, 0, subscribers=[log.append])
     clock = Clock()
     table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
     snap = clock.snap("9C 5H 4S 8D")
     faint = (("KH", 0.65), ("QS", 0.14), ("TD", 0.12))
     table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
-    kh, c7 = table.feed_snapshot(clock.snap("9C 5H 4S 8D 7C"))
+    kh, next_trail = table.feed_snapshot(clock.snap(f"9C 5H 4S 8D {then}"))
     assert (kh.data["card"], kh.data["verdict"], kh.data["faint"]) == ("KH", "trail", True)
-    assert (c7.data["card"], c7.data["seat"], c7.data["verdict"]) == ("7C", 0, "trail")
+    assert (next_trail.data["card"], next_trail.data["seat"], next_trail.data["verdict"]) == (
+        then, 0, "trail"
+    )  # fmt: skip
     return table, clock, kh
 
 
@@ -1074,14 +1077,7 @@ def test_no_name_for_a_faint_trail_that_would_make_a_later_play_a_foul_r2_6_r7()
     # QS would make that capture legal, but then the QH trailed beside a QS it had to take
     # (R2.6): the camera does not name it so, and the foul is left to the referee (R7).
     log: list = []
-    table = Table("classic", 2, 0, subscribers=[log.append])
-    clock = Clock()
-    table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
-    snap = clock.snap("9C 5H 4S 8D")
-    faint = (("KH", 0.65), ("QS", 0.14), ("TD", 0.12))
-    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
-    kh, qh = table.feed_snapshot(clock.snap("9C 5H 4S 8D QH"))
-    assert (kh.data["card"], qh.data["card"], qh.data["verdict"]) == ("KH", "QH", "trail")
+    table, clock, _kh = _faint_kh_trailed(log, then="QH")
     table.feed_snapshot(clock.snap("9C 5H 4S 8D KH QH QC"))
     (foul,) = table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
     assert (foul.type, foul.data["card"], foul.data["verdict"]) == (FOUL, "QC", "foul")
