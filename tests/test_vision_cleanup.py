@@ -87,9 +87,9 @@ def test_a_blurred_webcam_frame_is_read_by_the_smaller_pass(still, monkeypatch):
     sizes = []
     real = Recognizer._run_detector
 
-    def spy(self, frame, det_size, region=None, weak=False):
+    def spy(self, frame, det_size, region=None, weak=False, **kw):
         sizes.append(det_size)
-        return real(self, frame, det_size, region, weak)
+        return real(self, frame, det_size, region, weak, **kw)
 
     monkeypatch.setattr(Recognizer, "_run_detector", spy)
     assert [d.code for d in still.recognize(img)] == ["AC"]
@@ -98,6 +98,7 @@ def test_a_blurred_webcam_frame_is_read_by_the_smaller_pass(still, monkeypatch):
     one_pass = Recognizer(still=True)
     one_pass.small_look = 1.0
     one_pass.mirror_look = one_pass.turn_look = 0.0  # the fitted pass alone (test_vision_views)
+    one_pass.last_look_sure = 1.01  # (and no last look: test_vision_last_look)
     assert one_pass.recognize(img) == []
 
 

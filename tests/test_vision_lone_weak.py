@@ -43,6 +43,7 @@ def test_a_sure_read_of_a_weak_index_outside_every_card_names_the_card(still, co
     assert near and max(near) < still.index_conf  # the detector scored its index weakly
     off = copy.copy(still)
     off.lone_weak_sure = 1.01  # as before: a weak index outside every card is not read
+    off.last_look_sure = 1.01  # (the last look, which may also find it, off too)
     assert code not in {d.code for d in off.recognize(img)}
 
 

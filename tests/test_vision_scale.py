@@ -56,9 +56,9 @@ def test_the_scale_follows_the_cards_not_the_merged_boxes(monkeypatch) -> None:
     sizes: list[int] = []
     real = Recognizer._run_detector
 
-    def spy(self, frame, det_size, region=None, weak=False):
+    def spy(self, frame, det_size, region=None, weak=False, **kw):
         sizes.append(det_size)
-        return real(self, frame, det_size, region, weak)
+        return real(self, frame, det_size, region, weak, **kw)
 
     monkeypatch.setattr(Recognizer, "_run_detector", spy)
     rec = Recognizer()

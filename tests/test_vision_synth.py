@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision.deck import CODES, Deck
+from vision.last_look import SIZES as LAST_LOOK_SIZES
 from vision.recognizer import Recognizer
 from vision.synthdeck import PIP_VARIANTS, IndexStyle, PipStyle, atlas, restyle_face, synth_deck
 
@@ -186,10 +187,13 @@ def test_a_frame_whose_cards_all_show_an_index_is_not_looked_at_larger():
     # the rendered table frame read as a photo: every card the fitted pass finds has an index
     # in it, so no pass larger is spent on it (the coarse, the fitted, the smaller pass of
     # still reads, 0.7x the fitted size, the mirrored one at that size and the turned one at
-    # the fitted size); video reads never look again, nor smaller
+    # the fitted size, then the last look's fixed sizes); video reads never look again, nor
+    # smaller
     frame = cv2.imread(str(DATA / "rendered_bellot_1.jpg"))
     _cards, sizes = _detector_sizes(Recognizer(still=True), frame)
-    assert len(sizes) == 5 and sizes[2] == sizes[3] == round(sizes[1] * 0.7 / 32) * 32 < sizes[1]
+    assert sizes[5:] == list(LAST_LOOK_SIZES)
+    sizes = sizes[:5]
+    assert sizes[2] == sizes[3] == round(sizes[1] * 0.7 / 32) * 32 < sizes[1]
     assert sizes[4] == sizes[1]
     assert len(_detector_sizes(Recognizer(), frame)[1]) == 2
     assert Recognizer().bare_look == 1.0 and Recognizer(still=True).bare_look > 1.0

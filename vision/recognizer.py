@@ -16,6 +16,7 @@ import numpy as np
 from vision.boxes import iou as _iou
 from vision.cleanup import despeckle, stretch_dim
 from vision.crops import CROP_PX, face_crop, index_crop, square_up
+from vision.last_look import last_look
 from vision.outline import card_outline
 from vision.pips import RANK_PIPS, pip_count
 
@@ -135,7 +136,8 @@ class Recognizer:
     # the detector run again 0.7x smaller, dim crops stretched, a read with no card box around
     # it kept only from 0.2 sure (a face in a webcam frame), the frame read mirrored (0.7x
     # the fitted size) and turned half round (at the fitted size), a number card's pips
-    # counted, and a weakly scored index no card box holds kept where read 0.8 sure
+    # counted, a weakly scored index no card box holds kept where read 0.8 sure, and faint
+    # indices away from every card read, read alike at 5 of 7 sizes 0.7 sure on average
     STILL = {
         "card_px": 130.0,
         "bare_look": 2.0,
@@ -148,6 +150,8 @@ class Recognizer:
         "turn_look": 1.0,
         "pip_other": 0.1,
         "lone_weak_sure": 0.8,
+        "last_look_sure": 0.7,
+        "last_look_agree": 5,
     }
     OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
@@ -208,6 +212,11 @@ class Recognizer:
         # ... and one no card box holds is kept where its read (all four quarter turns) is at
         # least `lone_weak_sure` (still reads: a webcam's card held up, never boxed; 1.01: off)
         self.lone_weak_sure = float(meta.get("lone_weak_sure", 1.01))
+        # faint indices away from every card read, read alike at `last_look_agree` of the last
+        # look's sizes and `last_look_sure` sure on average, name cards (`vision.last_look`;
+        # still reads; 1.01: off)
+        self.last_look_sure = float(meta.get("last_look_sure", 1.01))
+        self.last_look_agree = int(meta.get("last_look_agree", 5))
         self.card_conf = float(meta.get("card_conf", 0.3))
         # still reads (0 / 1 / 0: off): a frame with more than `despeckle_above` of its pixels
         # isolated specks is median-filtered first (`vision.cleanup`); the detector also reads
@@ -287,7 +296,40 @@ class Recognizer:
     def recognize(self, frame_bgr: np.ndarray) -> list[Detection]:
         frame = self.prepare(frame_bgr)
         hits, cards = self._detect_prepared(frame)
-        return self.assemble(hits, cards, frame.shape[1], frame.shape[0], frame)
+        found = self.assemble(hits, cards, frame.shape[1], frame.shape[0], frame)
+        if self.last_look_sure > 1.0:
+            return found
+        return sorted(found + self._last_look(frame, found), key=lambda d: (d.box[1], d.box[0]))
+
+    def _last_look(self, frame: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """Cards the usual reads missed (still reads, `last_look_sure`): faint indices found and
+        read alike at many sizes (`vision.last_look`), away from every card box and index
+        already read, named by a code not already given out (one deck)."""
+        h, w = frame.shape[:2]
+        named = {d.code for d in found}
+
+        def detect(size: int, floor: float):
+            return self._run_detector(frame, size, weak=True, floor=floor)[:2]
+
+        def read(boxes: np.ndarray) -> np.ndarray:
+            crops = np.stack([self._crop(frame, b) for b in boxes])
+            return sum(self._classify(_quarter(crops, k)) for k in range(4)) / 4
+
+        held = np.array([d.box for d in found], np.float64).reshape(-1, 4)
+
+        def skip(box: list[float]) -> bool:  # inside a card already read
+            return bool(_centres_inside(np.array([box], np.float64), held).any())
+
+        out = []
+        agree, sure = self.last_look_agree, self.last_look_sure
+        for r in last_look(detect, read, self.names, agree, sure, skip=skip):
+            if r.code in named:
+                continue
+            hit = IndexHit(r.box, self.index_conf, r.code, r.conf, np.zeros(len(self.names)))
+            box = self._card_box([hit], [], w, h)
+            quad = [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
+            out.append(Detection(r.code, r.conf, quad, box, alts=r.alts))
+        return out
 
     def prepare(self, frame_bgr: np.ndarray) -> np.ndarray:
         """The frame as the models read it: checked, and median-filtered when speckled
@@ -765,10 +807,18 @@ class Recognizer:
             return None
         return x1, y1, x2, y2
 
-    def _run_detector(self, frame: np.ndarray, det_size: int, region=None, weak: bool = False):
+    def _run_detector(
+        self,
+        frame: np.ndarray,
+        det_size: int,
+        region=None,
+        weak: bool = False,
+        floor: float | None = None,
+    ):
         """Detector boxes (frame pixels) and scores, index and card, at `det_size`; with a
         `region` only that part of the scaled frame is read, cut on the detector's 32 px grid
-        so what lies inside is seen exactly as in a whole-frame pass."""
+        so what lies inside is seen exactly as in a whole-frame pass. Index boxes are kept
+        from `index_conf`, from `low_index_conf` where `weak`, from `floor` where given."""
         h, w = frame.shape[:2]
         scale = det_size / max(h, w)
         nw, nh = max(32, round(w * scale)), max(32, round(h * scale))
@@ -791,6 +841,7 @@ class Recognizer:
         sx, sy = w / nw, h / nh
         result = []
         low = min(self.low_index_conf, self.index_conf) if weak else self.index_conf
+        low = low if floor is None else floor
         for k, thr in ((0, low), (1, self.card_conf)):
             keep = scores[:, k] >= thr
             b = boxes_c[keep]
