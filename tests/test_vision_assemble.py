@@ -214,3 +214,35 @@ def test_two_lone_corners_of_one_card_pool_into_one_read(rec):
     # the same two reads far apart (two cards' indices across the frame) stay two reads
     hits[1].box = [530, 400, 560, 450]
     assert len(rec.assemble(hits, [], 640, 480)) == 2
+
+
+def test_a_corner_lying_on_the_card_beside_joins_its_own_card(rec):
+    # Video reads. The 6S lies over the QC's left edge (held-out match 190): the 6S's bottom-right corner is
+    # inside both card boxes, and the QC's (smaller) box alone would take it, reading the 6S
+    # twice (a duplicate the table tracker named 6D and 8S). It lies where the 6S's top-left
+    # corner mirrored about the 6S box's centre lies, so it joins the 6S: one 6S, one QC.
+    six = ([314.0, 424.0, 411.0, 549.0], 0.84)
+    queen = ([397.0, 426.0, 492.0, 546.0], 0.84)
+    hits = [
+        _hit(rec, [316, 436, 331, 462], {"6S": 0.9, "TS": 0.05}, det_conf=0.59),
+        _hit(rec, [395, 507, 410, 534], {"6S": 0.8, "TS": 0.1}, det_conf=0.62),
+        _hit(rec, [403, 434, 416, 459], {"QC": 0.98}, det_conf=0.47),
+        _hit(rec, [480, 509, 495, 538], {"QC": 0.96}, det_conf=0.57),
+    ]
+    groups = rec._group(hits, [six, queen])
+    assert sorted(([m.code for m in members], box) for members, box in groups) == [
+        (["6S", "6S"], six[0]),
+        (["QC", "QC"], queen[0]),
+    ]
+    out = rec.assemble(hits, [six, queen], 1280, 720)
+    assert sorted((d.code, d.box) for d in out) == [("6S", six[0]), ("QC", queen[0])]
+    # still reads keep the smallest box (measured: models/README.md, twenty-second session)
+    assert Recognizer(still=True).corner_mates is False and rec.corner_mates is True
+    # a lone corner in two boxes, its mate nowhere: the smallest box holds it, as before
+    lone = [hits[1], hits[2], hits[3]]
+    (held,) = [box for members, box in rec._group(lone, [six, queen]) if members[0].code == "6S"]
+    assert held == (queen[0] if _area(queen[0]) < _area(six[0]) else six[0])
+
+
+def _area(box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])

@@ -120,6 +120,10 @@ class Recognizer:
     LOW_INDEX_CONF = 0.1
     LOW_INDEX_SURE = 0.7
     WEAK_FIRST_READ = 0.5
+    # an index inside two overlapping card boxes joins the one where its opposite corner lies
+    # (video reads: a card laid over another's edge was read twice; still reads keep the
+    # smallest box, `STILL`)
+    CORNER_MATES = True
     # video: the face reader says only whether a card is a figure, and reads only the cards
     # whose two likeliest codes are a figure and a number card, the second at least FACE_DOUBT
     # as likely (a 5 read as a J, a Q as a 10: the misreads that upset a refereed round)
@@ -152,6 +156,7 @@ class Recognizer:
         "lone_weak_sure": 0.8,
         "last_look_sure": 0.7,
         "last_look_agree": 5,
+        "corner_mates": False,
     }
     OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
@@ -212,6 +217,9 @@ class Recognizer:
         # ... and one no card box holds is kept where its read (all four quarter turns) is at
         # least `lone_weak_sure` (still reads: a webcam's card held up, never boxed; 1.01: off)
         self.lone_weak_sure = float(meta.get("lone_weak_sure", 1.01))
+        # an index inside two overlapping card boxes joins the one holding its opposite corner
+        # (video reads; still reads: the smallest box, as before; models/README.md)
+        self.corner_mates = bool(meta.get("corner_mates", False))
         # faint indices away from every card read, read alike at `last_look_agree` of the last
         # look's sizes and `last_look_sure` sure on average, name cards (`vision.last_look`;
         # still reads; 1.01: off)
@@ -489,6 +497,12 @@ class Recognizer:
         inside = _centres_inside(np.array([h.box for h in hits], np.float64).reshape(-1, 4), boxes)
         for hit, holders in zip(hits, inside, strict=True):
             js = np.flatnonzero(holders)
+            if len(js) > 1 and self.corner_mates:
+                # where card boxes overlap, an index in both is the card's whose opposite
+                # corner it is (a card's two corners lie point-symmetric about its box's
+                # centre, read alike), else the smallest box's
+                mates = [j for j in js if _opposite_corner(hit, hits, boxes[j])]
+                js = np.array(mates) if mates else js
             if len(js):
                 by_card.setdefault(int(js[np.argmin(area[js])]), []).append(hit)
             else:
@@ -919,6 +933,27 @@ def _corner_print(card: list[IndexHit], other: list[IndexHit]) -> bool:
         side = max(corner.box[2] - corner.box[0], corner.box[3] - corner.box[1])
         cx, cy = (corner.box[0] + corner.box[2]) / 2, (corner.box[1] + corner.box[3]) / 2
         if np.hypot(hx - cx, hy - cy) <= CORNER_PRINT_REACH * side:
+            return True
+    return False
+
+
+MIRROR_OFF = 0.1  # box diagonals a card's corner may lie off its mirror image's place
+
+
+def _opposite_corner(hit: IndexHit, hits: list[IndexHit], box) -> bool:
+    """Whether another index read as the same code lies, inside `box`, where `hit` mirrored
+    about the box's centre lies (within `MIRROR_OFF` of the box's diagonal): `hit` and it are
+    that card's two corners."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    diag = float(np.hypot(box[2] - box[0], box[3] - box[1]))
+    hx, hy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
+    for other in hits:
+        if other is hit or other.code != hit.code:
+            continue
+        ox, oy = (other.box[0] + other.box[2]) / 2, (other.box[1] + other.box[3]) / 2
+        if not (box[0] <= ox <= box[2] and box[1] <= oy <= box[3]):
+            continue
+        if np.hypot(hx + ox - 2 * cx, hy + oy - 2 * cy) <= MIRROR_OFF * diag:
             return True
     return False
 

@@ -408,6 +408,7 @@ def export(cfg: TrainConfig) -> dict:
         "low_index_sure": R.LOW_INDEX_SURE,
         "weak_first_read": R.WEAK_FIRST_READ,
         "bare_look": R.BARE_LOOK,
+        "corner_mates": R.CORNER_MATES,
         "face": FACE_ONNX,
         **R.VIDEO_FACE,
         "still": {
