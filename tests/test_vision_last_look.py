@@ -123,6 +123,14 @@ def test_a_place_inside_a_card_already_read_is_not_read_again():
     assert calls == [7]  # only THERE's seven boxes were read
 
 
+def test_a_box_clipped_to_nothing_at_the_frame_edge_is_a_place_of_its_own():
+    flat = [0.0, 50.0, 0.0, 90.0]  # no area: overlaps nothing, not even itself
+    seen = {s: [HERE, flat] for s in SIZES}
+    reads = {_key(HERE): {"KS": 0.9}, _key(flat): {"QH": 0.9}}
+    (card,) = last_look(_detect(seen), _read(reads), NAMES, agree=5, sure=0.7)
+    assert card.code == "KS"  # seven flat places of one box each: none seen at five sizes
+
+
 def test_nothing_found_names_nothing():
     assert last_look(_detect({}), _read({}), NAMES, agree=5, sure=0.7) == []
 

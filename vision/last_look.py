@@ -87,14 +87,14 @@ def last_look(
         share = probs[p].mean(axis=0)
         top = np.argsort(-share)[:5]
         seed = voters[int(np.argmax(score[voters]))]
-        read_ = FaintRead(
+        faint = FaintRead(
             names[k],
             mean * n_sizes / len(sizes),
             [float(v) for v in box[seed]],
             [(names[int(j)], float(share[j])) for j in top],
         )
-        if names[k] not in found or read_.conf > found[names[k]].conf:
-            found[names[k]] = read_
+        if names[k] not in found or faint.conf > found[names[k]].conf:
+            found[names[k]] = faint
     return sorted(found.values(), key=lambda r: -r.conf)
 
 
@@ -106,7 +106,10 @@ def _places(box: np.ndarray, score: np.ndarray) -> list[np.ndarray]:
     for i in order:
         if not left[i]:
             continue
-        here = [j for j in np.flatnonzero(left) if iou(box[i], box[j]) > SAME_PLACE_IOU]
+        # (the box itself always: one clipped to nothing at the frame's edge overlaps nothing)
+        here = [i] + [
+            j for j in np.flatnonzero(left) if j != i and iou(box[i], box[j]) > SAME_PLACE_IOU
+        ]
         left[here] = False
         out.append(np.array(here, int))
     return out
