@@ -29,14 +29,20 @@ class Clock:
     def __init__(self) -> None:
         self.t = 0.0
 
-    def snap(self, cards: str, faint: tuple = (), unsure: str = "") -> Snapshot:
+    def snap(self, cards: str, faint: tuple = (), unsure: str = "", faint_box=None) -> Snapshot:
+        """The next view: `cards` read plainly; `faint`, a card read too faintly to accept,
+        lying at `faint_box` where given."""
         self.t += 1.0
         return Snapshot(
             self.t,
             frozenset(cards.split()),
             faint=faint,
             unsure=frozenset(unsure.split()),
+            faint_box=faint_box,
         )
+
+
+FAINT_AT = (1, 2, 3, 4)  # where a faintly read card lies (its box)
 
 
 def dealt(variant: str = "classic", floor: str = "9C 5H 4S KD"):
@@ -226,8 +232,7 @@ def test_a_faint_card_read_without_a_clear_leader_is_held_as_a_guess_r7():
     # goes on) but held for the referee with KH as the best guess; the 8C is seat 0's.
     table, clock = dealt(floor="9C 5H 4S QD")
     faint = (("KH", 0.4), ("KS", 0.3))
-    snap = clock.snap("9C 5H 4S QD")
-    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    table.feed_snapshot(clock.snap("9C 5H 4S QD", faint, faint_box=FAINT_AT))
     held, c8 = table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
     assert (held.type, held.data["verdict"], held.data["card"], held.data["seat"]) == (
         FOUL, "unreadable", "KH", 1
@@ -239,9 +244,8 @@ def test_a_faint_card_that_could_have_captured_is_held_not_judged_r2_6_r7():
     # A faint 9D (0.7) stays beside the 9C it could take (R2.6: capture is compulsory): a
     # missed capture if the read is right, so the referee decides; play goes on.
     table, clock = dealt(floor="9C 5H 4S QD")
-    snap = clock.snap("9C 5H 4S QD")
     faint = (("9D", 0.7), ("6D", 0.1))
-    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    table.feed_snapshot(clock.snap("9C 5H 4S QD", faint, faint_box=FAINT_AT))
     held, c8 = table.feed_snapshot(clock.snap("9C 5H 4S QD 8C"))
     assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9D")
     assert c8.data["seat"] == 0
@@ -472,10 +476,8 @@ def test_what_this_view_reads_faintly_is_the_next_card_not_the_one_that_took_r7(
     # same view, read faintly as KH: it lies there, it took nothing. The capture is asked
     # about (show the card), never credited to the faint KH.
     table, clock = dealt()
-    snap = clock.snap("9C 5H 4S")
-    (prompt,) = table.feed_snapshot(
-        Snapshot(snap.t, snap.floor, faint=(("KH", 0.6), ("KC", 0.2)), faint_box=(1, 2, 3, 4))
-    )
+    faint = (("KH", 0.6), ("KC", 0.2))
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S", faint, faint_box=FAINT_AT))
     assert prompt.data["kind"] == "show_card"
     assert table.state.turns() == []
 
@@ -617,8 +619,7 @@ def _three_dealt_one_faint(faint: tuple) -> tuple[Table, Clock]:
     table, clock = _dealing()
     for cards in ("2C", "2C 5S", "2C 5S TH"):
         table.feed_snapshot(clock.snap(cards))
-    snap = clock.snap("2C 5S TH")
-    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    table.feed_snapshot(clock.snap("2C 5S TH", faint, faint_box=FAINT_AT))
     return table, clock
 
 
@@ -691,9 +692,8 @@ def test_a_plain_read_takes_its_code_back_from_an_earlier_faint_guess_r1_1_r7():
     table = Table("classic", 2, 0, subscribers=[log.append])
     clock = Clock()
     table.feed_snapshot(clock.snap("3D 9S KS 5C"))
-    snap = clock.snap("3D 9S KS 5C")
     faint = (("KD", 0.86), ("QH", 0.79), ("QD", 0.14))
-    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    table.feed_snapshot(clock.snap("3D 9S KS 5C", faint, faint_box=FAINT_AT))
     held, laid = table.feed_snapshot(clock.snap("3D 9S KS 5C JS"))
     assert (held.type, held.data["verdict"], held.data["card"], held.data["seat"]) == (
         FOUL, "unreadable", "KD", 1
@@ -997,9 +997,8 @@ def _faint_kh_trailed(log: list, then: str = "7C"):
     table = Table("classic", 2, 0, subscribers=[log.append])
     clock = Clock()
     table.feed_snapshot(clock.snap("9C 5H 4S 8D"))
-    snap = clock.snap("9C 5H 4S 8D")
     faint = (("KH", 0.65), ("QS", 0.14), ("TD", 0.12))
-    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=(1, 2, 3, 4)))
+    table.feed_snapshot(clock.snap("9C 5H 4S 8D", faint, faint_box=FAINT_AT))
     kh, next_trail = table.feed_snapshot(clock.snap(f"9C 5H 4S 8D {then}"))
     assert (kh.data["card"], kh.data["verdict"], kh.data["faint"]) == ("KH", "trail", True)
     assert (next_trail.data["card"], next_trail.data["seat"], next_trail.data["verdict"]) == (
