@@ -368,8 +368,9 @@ class Recognizer:
         # a weak index counts inside a card; one outside every card is not read at all, unless
         # `lone_weak_sure` (still reads) lets a sure read of it count
         weak = idx_conf < self.index_conf
-        inside = _centres_inside(idx_boxes, card_boxes).any(axis=1)
+        inside = np.ones(len(idx_boxes), bool)  # (asked only of weak ones: judged where any)
         if weak.any():
+            inside = _centres_inside(idx_boxes, card_boxes).any(axis=1)
             held = ~weak | inside | (self.lone_weak_sure <= 1.0)
             idx_boxes, idx_conf = idx_boxes[held], idx_conf[held]
             weak, inside = weak[held], inside[held]
@@ -944,18 +945,17 @@ def _opposite_corner(hit: IndexHit, hits: list[IndexHit], box) -> bool:
     """Whether another index read as the same code lies, inside `box`, where `hit` mirrored
     about the box's centre lies (within `MIRROR_OFF` of the box's diagonal): `hit` and it are
     that card's two corners."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    alike = np.array([o.box for o in hits if o is not hit and o.code == hit.code], np.float64)
+    alike = alike.reshape(-1, 4)
+    alike = alike[_centres_inside(alike, np.array([box], np.float64))[:, 0]]
+    if not len(alike):
+        return False
+    centre = (np.array(box[:2]) + np.array(box[2:])) / 2
+    # the mirror image of `hit`'s centre about the box's, against each alike index's centre
+    mirror = 2 * centre - (np.array(hit.box[:2]) + np.array(hit.box[2:])) / 2
+    off = np.hypot(*((alike[:, :2] + alike[:, 2:]) / 2 - mirror).T)
     diag = float(np.hypot(box[2] - box[0], box[3] - box[1]))
-    hx, hy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
-    for other in hits:
-        if other is hit or other.code != hit.code:
-            continue
-        ox, oy = (other.box[0] + other.box[2]) / 2, (other.box[1] + other.box[3]) / 2
-        if not (box[0] <= ox <= box[2] and box[1] <= oy <= box[3]):
-            continue
-        if np.hypot(hx + ox - 2 * cx, hy + oy - 2 * cy) <= MIRROR_OFF * diag:
-            return True
-    return False
+    return bool((off <= MIRROR_OFF * diag).any())
 
 
 def _pair_up(hits: list[IndexHit], can_pair) -> list[list[IndexHit]]:
