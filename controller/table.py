@@ -107,6 +107,7 @@ class Table(CardNaming):
             last_play=self._last_play,
             one_play=self._one_play,
             could_take=self._could_take,
+            runner_takes=self._runner_takes,
         )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None

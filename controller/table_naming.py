@@ -419,12 +419,18 @@ class CardNaming:
     ) -> Iterator[tuple[Any, str]]:
         """(turn, code) for each card of `lying` on a doubtful trail's read (`_doubtful_lying`)
         and each other code of that read given at least `alt_min_share`, still in play (R1.1),
-        not `played` and not among `out` (the cards seen), likeliest first."""
+        not `played` and not among `out` (the cards seen), likeliest first. A card read plainly
+        enough to accept (not too faintly) keeps its code against a runner-up under half the
+        read's share for it, as `_runner_up` does: an 8D read 8D 0.83, TD 0.10 and taken by a
+        TC was a foul (R2.2), never a TD."""
         gone = self._gone_this_round()
         skip = gone | set(out) | {played}
         for tr, read in self._doubtful_lying(lying):
+            bar = self.tracker.config.alt_min_share
+            if tr.event_id not in self._faint_turns:
+                bar = max(bar, dict(read).get(tr.card, read[0][1] if read else 0.0) / 2)
             for code, share in read:
-                if share < self.tracker.config.alt_min_share:
+                if share < bar:
                     break
                 if code != tr.card and code not in skip:
                     yield tr, code
@@ -440,6 +446,31 @@ class CardNaming:
         return any(
             self._can_capture((floor - {tr.card}) | {code}, card)
             for tr, code in self._other_names(floor, card, floor)
+        )
+
+    def _runner_takes(
+        self,
+        floor: frozenset[str],
+        card: str,
+        reading: tuple[tuple[str, float], ...],
+        card_conf: float,
+    ) -> bool:
+        """Whether `card`, laid on `floor` and taking nothing there as read, was read
+        doubtfully (under the tracker's `sure`) and a runner-up of its read that
+        `_runner_up` could rename it to (at least `alt_min_share` and half the read's share
+        for `card`, still in play, lying nowhere) takes something there: a 6C read TC 0.50,
+        6C 0.41 laid on AH 5C. Its turn then waits for the scoop (or the next card: a
+        trail). Never for the round's last play (the floor is gathered after it, R3.5)."""
+        if not reading or card_conf >= self.tracker.sure:
+            return False
+        if self._last_play():
+            return False
+        top = dict(reading).get(card, reading[0][1])
+        bar = max(self.tracker.config.alt_min_share, top / 2)
+        skip = self._gone_this_round() | set(floor) | set(self.tracker.cards)
+        return any(
+            share >= bar and code != card and code not in skip and self._can_capture(floor, code)
+            for code, share in reading
         )
 
     def _doubtful_taken(

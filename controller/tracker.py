@@ -104,6 +104,8 @@ class Read:
     # the same for the detections no possible code names (their boxes' order)
     alts: dict[str, list] = field(default_factory=dict)
     unreadable_alts: list[list] = field(default_factory=list)
+    # floor cards whose box is only a guess around their one index read: that index's box
+    index: dict[str, list[float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -136,6 +138,8 @@ class FloorTracker:
     _deep: np.ndarray | None = None
     moving: bool = False
     cards: dict[str, list[float]] = field(default_factory=dict)  # last snapshot's card boxes
+    # ... of those whose box is only a guess around one index (`Detection.index`), that index
+    _index: dict[str, list[float]] = field(default_factory=dict)
     kept: int = 0  # cards kept from pixels when a read disagreed (misread or missed)
     # cards of the last snapshot no read named at a place that changed, kept as still there
     # (the change too small for a lift), and since then named by no read: `Snapshot.unread`
@@ -389,14 +393,18 @@ class FloorTracker:
             conf = float(det.confidence)
             if zone == FLOOR:
                 alts = list(getattr(det, "alts", None) or [(det.code, 1.0)])
-                on_floor.append((conf, det.code, box, alts))
+                index = getattr(det, "index", None)
+                if index is not None:  # a box guessed around one index: where that lies
+                    ix1, iy1, ix2, iy2 = index
+                    index = [ix1 + offset[0], iy1 + offset[1], ix2 + offset[0], iy2 + offset[1]]
+                on_floor.append((conf, det.code, box, alts, index))
             elif conf > others.get(det.code, -1.0):
                 others[det.code] = conf
         if read is None:
             read = Read(t, {}, others)
         # One physical deck: each code exists once. The surest detections are named first; a
         # code that cannot be there is re-read as its best runner-up that can.
-        for conf, code, box, alts in sorted(on_floor, key=lambda d: -d[0]):
+        for conf, code, box, alts, index in sorted(on_floor, key=lambda d: -d[0]):
             if any(
                 _within(box, b) or _within(b, box) or (c == code and _within(box, b, 0.2))
                 for c, b in read.boxes.items()
@@ -409,6 +417,8 @@ class FloorTracker:
                 read.unreadable_alts.append(alts)
                 continue
             read.floor[name], read.boxes[name], read.alts[name] = conf, box, alts
+            if index is not None:
+                read.index[name] = index
             if unsure:
                 read.unsure.add(name)
         return read
@@ -498,9 +508,11 @@ class FloorTracker:
         }
         floor = {c for c, m in mean.items() if m >= bar[c]} | here
         boxes: dict[str, list[float]] = {}
+        index: dict[str, list[float] | None] = {}  # a box guessed around one index: the index
         unsure: set[str] = set()
         for r in self._reads:
             boxes.update(r.boxes)
+            index.update((c, r.index.get(c)) for c in r.boxes)
             unsure = (unsure - set(r.floor)) | r.unsure  # the latest read of each code decides
         n_renames = len(self.renames)
         # a card kept unread stays so until a read names it again (its place no longer
@@ -508,7 +520,7 @@ class FloorTracker:
         carried = {c for c in self._unread if c not in codes}
         self._unread = set()
         if small is not None and self._ref is not None:
-            self._keep_untouched(floor, boxes, small, mean)
+            self._keep_untouched(floor, boxes, small, mean, index)
         self._unread |= carried & floor
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
         if self.learn:
@@ -524,6 +536,7 @@ class FloorTracker:
         readings = self._readings(floor - set(self.cards))
         self._done, self._reads = True, []
         self.cards = {c: boxes[c] for c in floor if c in boxes}
+        self._index = {c: i for c in self.cards if (i := index.get(c)) is not None}
         self._known_conf = {c: mean.get(c, self._known_conf.get(c, 1.0)) for c in floor}
         return Snapshot(
             t=read.t,
@@ -557,6 +570,8 @@ class FloorTracker:
         """The card of the last snapshot named `was` is `code` (its owner renamed it)."""
         if was in self.cards:
             self.cards[code] = self.cards.pop(was)
+            if was in self._index:
+                self._index[code] = self._index.pop(was)
             self._known_conf.pop(was, None)
             self._known_conf[code] = float(confidence)
 
@@ -564,12 +579,14 @@ class FloorTracker:
         """The card `code` of the last snapshot is not there (its owner judged it taken):
         later reads no longer keep it."""
         self.cards.pop(code, None)
+        self._index.pop(code, None)
         self._known_conf.pop(code, None)
 
     def adopt(self, code: str, box, confidence: float) -> None:
         """A card read too faintly to accept lies at `box` as `code` (its owner judged it a
         trail): later reads keep it there like any card of the last snapshot."""
         self.cards[code] = [float(v) for v in box]
+        self._index.pop(code, None)
         self._known_conf[code] = float(confidence)
 
     def _faint(
@@ -606,7 +623,12 @@ class FloorTracker:
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
 
     def _keep_untouched(
-        self, floor: set[str], boxes: dict, small: np.ndarray, mean: dict[str, float]
+        self,
+        floor: set[str],
+        boxes: dict,
+        small: np.ndarray,
+        mean: dict[str, float],
+        index: dict | None = None,
     ) -> None:
         """A card whose patch of the image has not changed since the last snapshot is still
         there, whatever this read says: a read on it that names another card is a misread,
@@ -618,13 +640,19 @@ class FloorTracker:
         def untouched(x1: float, y1: float, x2: float, y2: float) -> bool:
             return self._untouched([x1, y1, x2, y2])
 
-        def still_there(known: list[float], share: float) -> bool:
+        index = {} if index is None else index
+
+        def still_there(code: str, known: list[float], share: float) -> bool:
             # a card this read missed, at a place that changed: still there if the place
             # changed too little for a card lifted off the table (a hand or a card landing
             # beside it), or a card just laid covers it (slapped on the card it will capture:
             # both leave with the scoop)
             if lifted_mask is not None:  # ... in its detail or in its colour, the larger
                 share = max(share, self._changed_share(known, lifted_mask) or 0.0)
+            if code in self._index:
+                # its box is only a guess around its one index (the card may lie on any side,
+                # so a lift changes a part of it only): the index's own place tells
+                share = max(share, self._index_change(self._index[code], lifted_mask))
             if share < self.config.lifted_change:
                 return True
             new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
@@ -647,9 +675,10 @@ class FloorTracker:
                 # touched: trust the read, unless it lost the card where no lift could have
                 # (a card kept because one just laid covers it may lie squarely under it)
                 same_box = code in floor or share < self.config.lifted_change
-                if code not in floor and still_there(known, share):
+                if code not in floor and still_there(code, known, share):
                     floor.add(code)
                     boxes[code] = known
+                    index[code] = self._index.get(code)
                     self.kept += 1
                     self._unread.add(code)
                 if code in floor:
@@ -679,12 +708,26 @@ class FloorTracker:
                 floor.discard(code)
                 floor.add(renamed)
                 boxes[renamed] = known
+                index[renamed] = self._index.get(code)
                 self.renames.append((code, renamed))
                 continue
             if code not in floor:
                 self.kept += 1
             floor.add(code)
             boxes[code] = known
+            index[code] = self._index.get(code)
+
+    def _index_change(self, box: list[float], lifted_mask: np.ndarray | None) -> float:
+        """The share of an index's box that changed since the last snapshot, in detail or in
+        colour (`lifted_mask`), the larger: all of it (`_changed_share` reads a box's inner
+        part)."""
+        x1, y1, x2, y2 = box
+        mx, my = (x2 - x1) * 0.15 / 0.7, (y2 - y1) * 0.15 / 0.7
+        grown = [x1 - mx, y1 - my, x2 + mx, y2 + my]
+        shares = [self._changed_share(grown)]
+        if lifted_mask is not None:
+            shares.append(self._changed_share(grown, lifted_mask))
+        return max((v for v in shares if v is not None), default=0.0)
 
     def _rereads_better(self, code: str, conf: float) -> bool:
         """Whether a read at a card's untouched place that names another code, `conf` sure,

@@ -244,6 +244,13 @@ class TurnTracker:
     # take a card lying there on a doubtful read were it another code of that read: its
     # turn then waits for the scoop like a card that can capture
     could_take: Callable[[frozenset[str], str], bool] | None = None
+    # runner_takes(floor, card, reading, card_confidence) -> whether `card`, taking nothing
+    # from `floor` as read, was read doubtfully and a runner-up of its own read would take
+    # something there (a 6C read TC 0.50, 6C 0.41 laid on AH 5C): its turn waits for the
+    # scoop, where the capture names it by that runner-up
+    runner_takes: (
+        Callable[[frozenset[str], str, tuple[tuple[str, float], ...], float], bool] | None
+    ) = None
     # last_play() -> whether the next play is the round's last (R8.7: the 48th)
     last_play: Callable[[], bool] | None = None
     # one_play(floor_before, floor_after) -> whether one card still in play takes exactly
@@ -547,8 +554,13 @@ class TurnTracker:
         if len(added) == 1 and not removed:
             (card,) = added
             unsure = card in snap.unsure
-            if not self.can_capture(f, card) and not (
-                self.could_take is not None and self.could_take(f, card)
+            if (
+                not self.can_capture(f, card)
+                and not (self.could_take is not None and self.could_take(f, card))
+                and not (
+                    self.runner_takes is not None
+                    and self.runner_takes(f, card, snap.reading_of(card), _card_conf(snap, card))
+                )
             ):
                 self.floor = s  # a trail: final at once
                 return [_seen_turn(card, f, s, snap)]
@@ -797,6 +809,12 @@ class TurnTracker:
     def resolve_shown(self, floor_after: frozenset[str]) -> None:
         """The referee named the unseen card: go on from the floor as it is."""
         self.set_floor(floor_after)
+
+
+def _card_conf(snap: Snapshot, card: str) -> float:
+    """How sure the read of `card` in `snap` was (the view's confidence where not kept)."""
+    conf = snap.confidence_of(card)
+    return snap.confidence if conf is None else conf
 
 
 def _seen_turn(card: str, before, after, snap) -> ObservedTurn:

@@ -357,6 +357,84 @@ def test_a_runner_up_under_half_the_reads_share_leaves_the_foul_r7():
     assert (foul.data["card"], foul.data["foul"]) == ("JH", "wrong_capture")
 
 
+def test_a_doubtful_ten_whose_runner_up_takes_waits_for_the_scoop_r2_2_r2_7():
+    # A card read doubtfully as TC (0.30; its read: TC 0.50, 6C 0.41) lands on AH 5C 8S KD.
+    # As a 10 it takes nothing (no floor cards sum to 10: 1+8 = 9, 5+8 = 13; R2.2), so as
+    # read it would be a trail, final at once (R2.7); but the 6C, the read's runner-up with
+    # over half its share, takes AH+5C (1+5 = 6). Its turn waits for the scoop: AH and 5C
+    # leave with it, and the turn is the 6C's capture of them, marked doubtful, never a TC
+    # trail followed by cards leaving unseen.
+    table, clock = dealt(floor="AH 5C 8S KD")
+    reading = (("TC", 0.5), ("6C", 0.41), ("9C", 0.03))
+    (laid,) = table.feed_snapshot(_laid(clock, "AH 5C 8S KD TC", "TC", 0.3, reading))
+    assert (laid.type, laid.data["card"]) == (CARD_LAID, "TC")
+    (turn,) = table.feed_snapshot(clock.snap("8S KD"))
+    assert turn.type == TURN
+    assert (turn.data["card"], turn.data["read_as"], turn.data["verdict"]) == (
+        "6C", "TC", "capture"
+    )  # fmt: skip
+    assert set(turn.data["takes"]) == {"AH", "5C"} and turn.data["doubtful"] is True
+    assert set(table.state.match.captured(1)) == {"6C", "AH", "5C"}
+    assert set(table.state.floor) == {"8S", "KD"}
+    assert not [p for p in table.state.prompts if p.open]  # nobody is asked to show it
+
+
+def test_a_doubtful_ten_that_stays_is_its_own_trail_r2_7():
+    # The same doubtful TC, but it stays as seat 0's 3D comes: it took nothing, a trail of
+    # the TC as read (a 6C there would have been a missed capture, R2.6); then the 3D trails.
+    table, clock = dealt(floor="AH 5C 8S KD")
+    reading = (("TC", 0.5), ("6C", 0.41), ("9C", 0.03))
+    table.feed_snapshot(_laid(clock, "AH 5C 8S KD TC", "TC", 0.3, reading))
+    tc, d3 = table.feed_snapshot(clock.snap("AH 5C 8S KD TC 3D"))
+    assert (tc.type, tc.data["card"], tc.data["seat"], tc.data["verdict"]) == (
+        TURN, "TC", 1, "trail"
+    )  # fmt: skip
+    assert (d3.data["card"], d3.data["seat"], d3.data["verdict"]) == ("3D", 0, "trail")
+    assert set(table.state.floor) == {"AH", "5C", "8S", "KD", "TC", "3D"}
+
+
+def test_a_plainly_read_ten_that_takes_nothing_is_a_trail_at_once_r2_7():
+    # Read plainly (0.95; TC 0.9, 6C 0.05): the trail is final as soon as it lands.
+    table, clock = dealt(floor="AH 5C 8S KD")
+    reading = (("TC", 0.9), ("6C", 0.05))
+    (turn,) = table.feed_snapshot(_laid(clock, "AH 5C 8S KD TC", "TC", 0.95, reading))
+    assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "TC", "trail")
+
+
+@pytest.mark.parametrize(
+    "reading, foul",
+    [
+        ((("8D", 0.83), ("TD", 0.10), ("6D", 0.05)), True),  # TD under half the 8D's share
+        ((("8D", 0.55), ("TD", 0.35), ("6D", 0.05)), False),  # TD over half of it
+    ],
+)
+def test_a_capture_names_a_doubtful_trail_only_by_a_plausible_runner_up_r2_2_r7(reading, foul):
+    # Seat 1 trails a card read doubtfully (0.3) as 8D on 2C QH 5S KD (as an 8D or a TD it
+    # takes nothing: 2+5 = 7, R2.2, R2.7). Seat 0's TC, read plainly, lands: 2C+8D make 10,
+    # so it waits for its scoop. It takes the "8D" alone, leaving the 2C: as read, a wrong
+    # capture (a 10 must take 2C+8D, R2.2, R2.8). Were the trail a TD, the TC took it
+    # legally. The camera names the trail TD only where the read gave TD at least half its
+    # share for 8D; a read that named the 8D plainly (0.83 against 0.10) keeps it, and the
+    # foul goes to the referee (R7), never explained away.
+    table, clock = dealt(floor="2C QH 5S KD")
+    (d8,) = table.feed_snapshot(_laid(clock, "2C QH 5S KD 8D", "8D", 0.3, reading))
+    assert (d8.type, d8.data["card"], d8.data["verdict"]) == (TURN, "8D", "trail")
+    (laid,) = table.feed_snapshot(clock.snap("2C QH 5S KD 8D TC"))
+    assert (laid.type, laid.data["card"]) == (CARD_LAID, "TC")
+    out = table.feed_snapshot(clock.snap("2C QH 5S KD"))
+    if foul:
+        (turn,) = out
+        assert (turn.type, turn.data["card"], turn.data["foul"]) == (FOUL, "TC", "wrong_capture")
+        assert turn.data["takes"] == ["8D"]
+    else:
+        fix, turn = out
+        assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+            "referee", d8.id, {"card": "TD", "by": "camera", "capture": True}
+        )  # fmt: skip
+        assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "TC", "capture")
+        assert turn.data["takes"] == ["TD"]
+
+
 def test_a_doubtful_jack_left_lying_was_a_five_that_trailed_r2_4_r2_7():
     # A card read doubtfully as JH (0.34; JH 0.57, 5H 0.37) lies on 8H QS and stays as seat
     # 0's 6S comes: a J must take the floor (R2.4), so as a JH it would be a missed capture;
@@ -574,14 +652,17 @@ def test_a_plain_read_takes_its_code_back_from_an_earlier_doubtful_one_r1_1_r7()
 def test_no_take_back_when_the_earlier_read_has_no_legal_runner_up_r7():
     # The earlier doubtful TH's only runner-up is the QS, which would have had to take the QD
     # lying there (R2.3, R2.6): no correction; the new card stays a guess held for the
-    # referee.
+    # referee. (As a QS it could take, so the TH waited for a scoop; the next card ends its
+    # turn: a trail, R2.7.)
     table, clock = dealt(floor="8H QD 3C 2D")
     table.feed_snapshot(clock.snap("8H QD 3C 2D 5C"))
     table.feed_snapshot(clock.snap("8H QD"))
     reading = (("TH", 0.53), ("QS", 0.46))
-    table.feed_snapshot(_laid(clock, "8H QD TH", "TH", 0.24, reading))
+    (laid,) = table.feed_snapshot(_laid(clock, "8H QD TH", "TH", 0.24, reading))
+    assert (laid.type, laid.data["card"]) == (CARD_LAID, "TH")
     plain = _guessed(clock, "8H QD TH 9H", "9H", (("TH", 0.99), ("9H", 0.01)), 0.7)
-    (held,) = table.feed_snapshot(plain)
+    th, held = table.feed_snapshot(plain)
+    assert (th.type, th.data["card"], th.data["verdict"]) == (TURN, "TH", "trail")
     assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9H")
 
 

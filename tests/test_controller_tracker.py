@@ -526,3 +526,60 @@ def test_a_card_taken_back_off_a_gingham_cloth_leaves_the_floor(monkeypatch, col
     snaps = [snap.floor for snap in track(video, config)[0]]
     assert snaps[0] == frozenset({"9S", "KS", "TD"})
     assert snaps[-1] == (frozenset({"9S", "KS"}) if colour else frozenset({"9S", "KS", "TD"}))
+
+
+class LoneIndexReader(LabelReader):
+    """Exact labels, but the card `lone` is read from one corner index only, with no card seen
+    around it: its box is the square the recogniser guesses around that index
+    (`Detection.index` set, or left out where `tell` is False)."""
+
+    def __init__(self, geometry: TableGeometry, lone: str, tell: bool = True) -> None:
+        super().__init__(geometry)
+        self.lone, self.tell = lone, tell
+
+    def observe(self, image, t):
+        obs = super().observe(image, t)
+        for card, lab in zip(obs.cards, self.labels, strict=True):
+            card.index = None
+            if card.code != self.lone:
+                continue
+            xs, ys = [p[0] for p in lab.indices[0]], [p[1] for p in lab.indices[0]]
+            ix1, iy1 = min(xs) - self.ox, min(ys) - self.oy
+            ix2, iy2 = max(xs) - self.ox, max(ys) - self.oy
+            cx, cy = (ix1 + ix2) / 2, (iy1 + iy2) / 2
+            side = 2.5 * max(ix2 - ix1, iy2 - iy1)  # as `Recognizer._card_box` guesses it
+            card.box = [cx - side, cy - side, cx + side, cy + side]
+            card.index = [ix1, iy1, ix2, iy2] if self.tell else None
+        return obs
+
+
+@pytest.mark.parametrize("tell", [True, False])
+def test_a_card_read_from_one_index_alone_leaves_the_floor_when_lifted(monkeypatch, tell):
+    """An ace read from its corner index alone (the detector saw no card around it: its box
+    is a square guessed around the index, the card lying on one side of it) is swept off the
+    floor with the cards beside it. A lift changes only the part of that square the card
+    covered, too little to tell a lift from a hand passing; the index's own place changed all
+    over: it was lifted, and the floor is empty (found on a rendered match on a checked
+    cloth: the ace was kept,
+    and every later play of its round was judged against a card no longer there, R2)."""
+    from vision import scene
+    from vision.scene import CardPlacement
+
+    monkeypatch.setattr(scene.TableBackground, "random", classmethod(
+        lambda cls, rng, size=(1280, 720), kind=None: _gingham(rng, size)))  # fmt: skip
+    h6 = CardPlacement("6H", (420.0, 330.0), 4.0, 115.0)
+    ac = CardPlacement("AC", (620.0, 300.0), -3.0, 115.0)
+    s7 = CardPlacement("7S", (800.0, 420.0), 2.0, 115.0)
+    base = (800.0, 760.0)
+    sweep = [(base, (620.0 - 40 * k, 330.0 + 60 * k), None) for k in range(5)]
+    shots = [
+        Shot(0.8, [h6, ac, s7], [], frozenset({"6H", "AC", "7S"})),
+        Shot(0.4, [], sweep, frozenset()),
+        Shot(0.8, [], [], frozenset()),
+    ]
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    snaps = [snap for snap in track(video, reader=LoneIndexReader(GEO, "AC", tell))[0]]
+    assert snaps[0].floor == frozenset({"6H", "AC", "7S"})
+    # told where its index lies, the tracker sees the lift; told only the guessed square,
+    # it keeps the ace as a card held unread (what it did before `Detection.index`)
+    assert snaps[-1].floor == (frozenset() if tell else frozenset({"AC"}))

@@ -152,6 +152,22 @@ def test_an_unsure_index_with_no_card_around_it_is_not_reported(rec):
     assert [d.code for d in rec.assemble([sure], [], 640, 480)] == ["QD"]
 
 
+def test_a_card_read_from_one_index_alone_says_where_that_index_lies(rec):
+    # no card box around the QD's one index: its box is only a square guessed around the
+    # index (the card may lie on any side of it), and the read says so (`Detection.index`:
+    # the one place known to be the card, for the table's tracker to tell a lift by)
+    sure = _hit(rec, [105, 105, 120, 135], {"QD": 0.6}, det_conf=0.5)
+    (alone,) = rec.assemble([sure], [], 640, 480)
+    assert alone.index == [105.0, 105.0, 120.0, 135.0]
+    assert alone.box == [37.5, 45.0, 187.5, 195.0]  # 2.5 index lengths (30 px) each way
+    card = ([100.0, 100.0, 200.0, 240.0], 0.9)
+    (held,) = rec.assemble([sure], [card], 640, 480)
+    assert held.index is None and held.box == card[0]
+    corner = _hit(rec, [180, 205, 195, 235], {"QD": 0.7}, det_conf=0.5)  # both corners
+    (both,) = rec.assemble([sure, corner], [], 640, 480)
+    assert both.index is None and both.box == [105.0, 105.0, 195.0, 235.0]
+
+
 def test_a_single_photo_wants_a_lone_read_surer_than_video_does(rec):
     # a webcam frame's face read as a faint king of spades (0.16-0.22 in the hand-held photos):
     # a single photo (`still`) keeps a read with no card box around it only from 0.2 sure;

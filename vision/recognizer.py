@@ -36,6 +36,9 @@ class Detection:
     # probability); alts[0] is `code` itself. Lets a caller that knows which codes are still
     # possible (one physical deck) re-read a card without running the model again.
     alts: list[tuple[str, float]] = field(default_factory=list)
+    # where no card was seen around the card's one index read, `box` is only a guess around
+    # it (the card may lie on any side): that index's box, the one place known to be the card
+    index: list[float] | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -334,9 +337,10 @@ class Recognizer:
             if r.code in named:
                 continue
             hit = IndexHit(r.box, self.index_conf, r.code, r.conf, np.zeros(len(self.names)))
-            box = self._card_box([hit], [], w, h)
+            box, guessed = self._card_box([hit], [], w, h)
             quad = [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
-            out.append(Detection(r.code, r.conf, quad, box, alts=r.alts))
+            index = [float(v) for v in r.box] if guessed else None
+            out.append(Detection(r.code, r.conf, quad, box, alts=r.alts, index=index))
         return out
 
     def prepare(self, frame_bgr: np.ndarray) -> np.ndarray:
@@ -478,10 +482,12 @@ class Recognizer:
             seen.add(code)
             if card_box is not None:
                 taken.append(card_box)
-            box = card_box or self._card_box(members, cards, w, h)
+            box, guessed = (card_box, False) if card_box else self._card_box(members, cards, w, h)
             quad = outline_of(card_box) if frame is not None and card_box else None
             quad = quad or [[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]]]
-            out.append(Detection(code, conf, quad, [float(v) for v in box], alts=alts))
+            index = [float(v) for v in members[0].box] if guessed else None
+            box = [float(v) for v in box]
+            out.append(Detection(code, conf, quad, box, alts=alts, index=index))
         out.sort(key=lambda d: (d.box[1], d.box[0]))
         return out
 
@@ -887,7 +893,10 @@ class Recognizer:
         return result
 
     @staticmethod
-    def _card_box(members: list[IndexHit], cards, w: int, h: int) -> list[float]:
+    def _card_box(members: list[IndexHit], cards, w: int, h: int) -> tuple[list[float], bool]:
+        """The smallest detected card holding every member's centre; else the box the
+        members span (a card's two corners); else, for one index, a square guessed around
+        it (True: the card may lie on any side of it)."""
         centres = [((m.box[0] + m.box[2]) / 2, (m.box[1] + m.box[3]) / 2) for m in members]
         best = None
         for box, _conf in cards:
@@ -901,14 +910,15 @@ class Recognizer:
                 if best is None or area < best[0]:
                     best = (area, box)
         if best is not None:
-            return [float(v) for v in best[1]]
+            return [float(v) for v in best[1]], False
         xs = [v for m in members for v in (m.box[0], m.box[2])]
         ys = [v for m in members for v in (m.box[1], m.box[3])]
         if len(members) > 1:
-            return [min(xs), min(ys), max(xs), max(ys)]
+            return [min(xs), min(ys), max(xs), max(ys)], False
         cx, cy = centres[0]
         side = 2.5 * max(max(xs) - min(xs), max(ys) - min(ys))
-        return [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]
+        box = [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]
+        return box, True
 
 
 _COURTS = [10, 11, 12]  # J, Q, K among the 13 ranks of `vision.deck.CODES`
