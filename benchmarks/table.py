@@ -191,10 +191,12 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     cap.release()
     if not args.keep:
         path.unlink(missing_ok=True)
-    if args.trace is not None:
-        _write_trace(args.trace / f"{path.stem}.trace", truth, events, trace)
     score = score_record(truth["record"])
     result = table.result()
+    if args.trace is not None:
+        ends = [("rounds", result.get("rounds"), score["rounds"])]
+        ends += [(k, result.get(k), score[k]) for k in ("totals", "winner")]
+        _write_trace(args.trace / f"{path.stem}.trace", truth, events, trace, ends)
     exact = all(result.get(k) == score[k] for k in ("rounds", "totals", "winner"))
     # Rounds scored exactly (the round's whole score line), and rounds the controller ended
     # short (the next deal seen before 48 plays): one missed play must not cost later rounds.
@@ -264,8 +266,9 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     }
 
 
-def _write_trace(out: Path, truth: dict, events: list, trace: list) -> None:
-    """The true marks, the tracker's snapshots and the table's events, in video time."""
+def _write_trace(out: Path, truth: dict, events: list, trace: list, ends=()) -> None:
+    """The true marks, the tracker's snapshots and the table's events, in video time; then
+    each of `ends` (what, scored, true) that differs: the score lines that went wrong."""
     rows = list(trace)
     for m in truth["marks"]:
         what = " ".join(f"{k}={m[k]}" for k in ("round", "play", "card") if m.get(k) is not None)
@@ -279,6 +282,17 @@ def _write_trace(out: Path, truth: dict, events: list, trace: list) -> None:
     lines = [f"# {truth['variant']} {truth['players']}p seed {truth['seed']}: true fouls "
              f"{json.dumps(truth['fouls'])}"]  # fmt: skip
     lines += [f"{t:8.2f} {text}" for t, _order, text in sorted(rows, key=lambda r: r[:2])]
+    for what, got, true in ends:
+        if what == "rounds" and got != true:
+            got, true = got or [], true or []
+            for k in range(max(len(got), len(true))):
+                a = got[k] if k < len(got) else None
+                b = true[k] if k < len(true) else None
+                if a != b:
+                    lines.append(f"# round {k} scored {json.dumps(a)}")
+                    lines.append(f"# round {k} true   {json.dumps(b)}")
+        elif got != true:
+            lines.append(f"# {what} scored {json.dumps(got)}, true {json.dumps(true)}")
     out.write_text("\n".join(lines) + "\n")
 
 

@@ -273,6 +273,9 @@ class TurnTracker:
     _unreadable: frozenset[str] | None = None
     _cleared_t: float | None = None  # when the floor was last seen empty in a round
     _show_snap: Snapshot | None = None  # the view where the card to show was laid (SHOWING)
+    # the card shown after a prompt, read only faintly: what was read of it, and when
+    _shown_faint: dict[str, float] = field(default_factory=dict)
+    _shown_t: float | None = None
     _unexplained: frozenset[str] | None = None  # the last view no single play explained
     _fresh: int = 0  # the most cards seen on the floor since (none left it)
     _faint: dict[str, float] = field(default_factory=dict)  # faint reads since the last play
@@ -460,8 +463,11 @@ class TurnTracker:
         three, added = prev, s - prev
         if len(s) != DEAL_FLOOR or len(three) != DEAL_FLOOR - 1 or not three < s:
             return None
-        if added & faint.keys():
-            return None  # the faint card itself, now read plainly (or read otherwise)
+        if max(faint, key=faint.__getitem__) in added:
+            # the faint card itself, now read plainly (a card that came read plainly as only
+            # a runner-up of the faint read is another card unless it lies at its place:
+            # `deal_faint`)
+            return None
         named = self.deal_faint(three, faint, added, box)
         if named is None or named[0] in s or self.bad_initial(named[0]):
             # (a J or 7D read faintly may have gone back to the deck, R1.3: the card that came
@@ -575,6 +581,7 @@ class TurnTracker:
         if not added and removed:
             # Cards left but the played card was never seen: ask for it, never guess.
             self.mode, self._after = AWAIT_SHOW, s
+            self._shown_faint, self._shown_t = {}, None
             return [ShowCardPrompt(f, s, snap.t)]
         if len(added) == 1 and removed:
             # A card landed and cards left, the card staying: no capture leaves its own card
@@ -701,6 +708,27 @@ class TurnTracker:
 
     def _await_show(self, snap: Snapshot) -> list[Intent]:
         after, s = self._after, snap.floor
+        if s == after and snap.faint:
+            # a card shown, but read only faintly: remember what was read of it
+            for code, share in snap.faint:
+                self._shown_faint[code] = max(share, self._shown_faint.get(code, 0.0))
+            self._shown_t = snap.t if self._shown_t is None else self._shown_t
+            return []
+        shown, self._shown_faint = self._shown_faint, {}
+        if shown and s == after and self.explain is not None:
+            # ... and taken back, nothing else come: the one code its read allows that took
+            # exactly the cards that left, legally, is the card played (a J shown faintly
+            # after an unseen sweep; R2, R7), judged as seen and marked doubtful. A read that
+            # explains nothing leaves the prompt open, as before.
+            named = self.explain(self.floor, after, shown)
+            if named is not None:
+                card, share = named
+                turn = ObservedTurn(
+                    card, self.floor, after, snap.t, self._shown_t or snap.t, True,
+                    min(snap.confidence, share), False, None, by_capture=True,
+                )  # fmt: skip
+                self.set_floor(after)
+                return [turn]
         if s == self.floor:  # the cards are back (or were never gone): no turn
             self.mode = IDLE
             return [ShowCancelled(snap.t)]
@@ -799,6 +827,7 @@ class TurnTracker:
             frozenset(floor_before),
             frozenset(floor_after),
         )
+        self._shown_faint, self._shown_t = {}, None
 
     def resume_showing(self, card: str, floor_after) -> None:
         """A restarted table: the last turn's card was being shown (it may still lie there)."""

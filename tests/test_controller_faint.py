@@ -121,6 +121,36 @@ def test_a_faint_read_of_codes_no_longer_in_play_explains_nothing_r1_1():
     assert prompt.data["kind"] == "show_card"
 
 
+@pytest.mark.parametrize("shown, named", [("JC", True), ("QC", False)])
+def test_a_card_shown_only_faintly_is_named_by_what_it_took_r2_4_r7(shown, named):
+    # Seat 1's card swept 9C 5H 4S KD unseen: the camera asks for it (R7). The player lays
+    # it down to show it, and it is read only faintly (`shown` 0.69, KC 0.15), then taken
+    # back. A JC takes the whole floor (R2.4): the turn is the JC's sweep, marked doubtful,
+    # and the prompt is answered. A QC would take no card there (R2.3), and the read names
+    # no code that took them: the prompt stays open for the referee, nothing is scored.
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD"))
+    (prompt,) = table.feed_snapshot(clock.snap(""))
+    assert prompt.data["kind"] == "show_card"
+    faint = ((shown, 0.69), ("KC", 0.15), ("QS", 0.03))
+    assert table.feed_snapshot(clock.snap("", faint, faint_box=FAINT_AT)) == []
+    out = table.feed_snapshot(clock.snap(""))
+    if named:
+        (turn,) = out
+        assert (turn.type, turn.data["card"], turn.data["seat"], turn.data["verdict"]) == (
+            TURN, "JC", 1, "sweep"
+        )  # fmt: skip
+        assert turn.data["doubtful"] is True and turn.data["by_capture"] is True
+        assert turn.data["prompt"] == prompt.id
+        assert sorted(table.state.match.captured(1)) == ["4S", "5H", "9C", "JC", "KD"]
+        assert not [p for p in table.state.prompts if p.open]
+        assert table.state.to_play == 0
+    else:
+        assert out == []
+        assert [p.kind for p in table.state.prompts if p.open] == ["show_card"]
+        assert table.state.turns() == []
+
+
 def test_a_faint_jack_that_swept_the_floor_scores_its_point_r2_4_r4_3():
     # A faint JC (0.7) and the whole floor taken: a J sweep, no basra (R3.2); the J is a
     # point card (R4.3) in seat 1's pile.
@@ -712,6 +742,29 @@ def test_a_faint_fourth_card_then_read_plainly_is_the_deal_itself_r1_2():
     assert set(started.data["floor"]) == {"2C", "5S", "TH", "QS"}
     assert "faint" not in started.data
     assert table.state.turns() == []
+
+
+def test_a_first_play_read_as_a_faint_dealt_cards_runner_up_is_the_first_play_r1_2():
+    # The 4th dealt card is read only faintly (QS 0.61, KH 0.14, TS 0.13) at its place.
+    # Seat 1's TS then lands elsewhere, read plainly: a runner-up of the faint read, but not
+    # at the faint card's place, so it is another card: the deal is 2C 5S 9H QS (R1.2) and the
+    # TS is the first play, a trail (no T, nothing sums to 10: R2.2, R2.7). Before, the TS was
+    # taken for the faint card read plainly, dealt, and every later play went to the wrong
+    # seat's pile (a rendered match scored 33/19 cards for 30/22).
+    table, clock = _dealing()
+    for cards in ("2C", "2C 5S", "2C 5S 9H"):
+        table.feed_snapshot(clock.snap(cards))
+    faint = (("QS", 0.61), ("KH", 0.14), ("TS", 0.13))
+    table.feed_snapshot(clock.snap("2C 5S 9H", faint, faint_box=FAINT_AT))
+    table.tracker.cards["TS"] = [900.0, 500.0, 980.0, 620.0]  # where the TS was read
+    started, ts = table.feed_snapshot(clock.snap("2C 5S 9H TS"))
+    assert started.type == ROUND_STARTED and set(started.data["floor"]) == {"2C", "5S", "9H", "QS"}
+    assert (ts.type, ts.data["card"], ts.data["seat"], ts.data["verdict"]) == (
+        TURN,
+        "TS",
+        1,
+        "trail",
+    )
 
 
 def test_a_restarted_table_keeps_a_faint_dealt_card_where_it_lies():
