@@ -497,18 +497,24 @@ def _gingham(rng, size=(1280, 720), kind=None):
     return TableBackground((yellow * (1 - mix[..., None]) + green * mix[..., None]), "cloth")
 
 
+@pytest.fixture
+def gingham_cloth(monkeypatch):
+    """Every video rendered in the test lies on the `_gingham` cloth."""
+    from vision import scene
+
+    monkeypatch.setattr(scene.TableBackground, "random", classmethod(
+        lambda cls, rng, size=(1280, 720), kind=None: _gingham(rng, size)))  # fmt: skip
+
+
 @pytest.mark.parametrize("colour", [True, False])
-def test_a_card_taken_back_off_a_gingham_cloth_leaves_the_floor(monkeypatch, colour):
+def test_a_card_taken_back_off_a_gingham_cloth_leaves_the_floor(gingham_cloth, colour):
     """A shown card (R7: the camera asks to see a card it missed) is laid on the cloth and
     taken back. No read names it any more; its place changed little in the grey image's detail
     (a ten's pips shrink to the cloth's grey), but its colour changed all over: it was lifted,
     and the floor is the two cards left (found on a rendered match: kept, the shown ten was
     judged the next player's trail and the match's score went wrong)."""
-    from vision import scene
     from vision.scene import CardPlacement
 
-    monkeypatch.setattr(scene.TableBackground, "random", classmethod(
-        lambda cls, rng, size=(1280, 720), kind=None: _gingham(rng, size)))  # fmt: skip
     s9 = CardPlacement("9S", (420.0, 330.0), 4.0, 115.0)
     ks = CardPlacement("KS", (600.0, 330.0), -6.0, 115.0)
     td = CardPlacement("TD", (800.0, 420.0), 2.0, 115.0)
@@ -554,19 +560,16 @@ class LoneIndexReader(LabelReader):
 
 
 @pytest.mark.parametrize("tell", [True, False])
-def test_a_card_read_from_one_index_alone_leaves_the_floor_when_lifted(monkeypatch, tell):
+def test_a_card_read_from_one_index_alone_leaves_the_floor_when_lifted(gingham_cloth, tell):
     """An ace read from its corner index alone (the detector saw no card around it: its box
     is a square guessed around the index, the card lying on one side of it) is swept off the
     floor with the cards beside it. A lift changes only the part of that square the card
     covered, too little to tell a lift from a hand passing; the index's own place changed all
     over: it was lifted, and the floor is empty (found on a rendered match on a checked
-    cloth: the ace was kept,
-    and every later play of its round was judged against a card no longer there, R2)."""
-    from vision import scene
+    cloth: the ace was kept, and every later play of its round was judged against a card no
+    longer there, R2)."""
     from vision.scene import CardPlacement
 
-    monkeypatch.setattr(scene.TableBackground, "random", classmethod(
-        lambda cls, rng, size=(1280, 720), kind=None: _gingham(rng, size)))  # fmt: skip
     h6 = CardPlacement("6H", (420.0, 330.0), 4.0, 115.0)
     ac = CardPlacement("AC", (620.0, 300.0), -3.0, 115.0)
     s7 = CardPlacement("7S", (800.0, 420.0), 2.0, 115.0)
