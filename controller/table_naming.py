@@ -135,15 +135,8 @@ class CardNaming:
         conf = obs.card_confidence if obs.card_confidence is not None else obs.confidence
         if conf >= self.tracker.sure:
             return None
-        top = dict(obs.reading).get(card, obs.reading[0][1])
-        gone = self._gone_this_round()
-        bar = max(self.tracker.config.alt_min_share, top / 2)
         lying = self.turns.on_floor() | set(self.tracker.cards)  # this view's cards (one deck)
-        for code, share in obs.reading:
-            if code == card or share < bar or code in gone or code in before or code in after:
-                continue
-            if code in lying:
-                continue
+        for code in self._runners(card, obs.reading, lying | set(before) | set(after)):
             seen = [code if c == card else c for c in after]  # a trail: it lies there
             v = self._legal(before, code, seen, history)
             if v is not None:
@@ -428,7 +421,7 @@ class CardNaming:
         for tr, read in self._doubtful_lying(lying):
             bar = self.tracker.config.alt_min_share
             if tr.event_id not in self._faint_turns:
-                bar = max(bar, dict(read).get(tr.card, read[0][1] if read else 0.0) / 2)
+                bar = self._runner_bar(tr.card, read)
             for code, share in read:
                 if share < bar:
                     break
@@ -461,17 +454,24 @@ class CardNaming:
         for `card`, still in play, lying nowhere) takes something there: a 6C read TC 0.50,
         6C 0.41 laid on AH 5C. Its turn then waits for the scoop (or the next card: a
         trail). Never for the round's last play (the floor is gathered after it, R3.5)."""
-        if not reading or card_conf >= self.tracker.sure:
+        if not reading or card_conf >= self.tracker.sure or self._last_play():
             return False
-        if self._last_play():
-            return False
-        top = dict(reading).get(card, reading[0][1])
-        bar = max(self.tracker.config.alt_min_share, top / 2)
-        skip = self._gone_this_round() | set(floor) | set(self.tracker.cards)
-        return any(
-            share >= bar and code != card and code not in skip and self._can_capture(floor, code)
-            for code, share in reading
-        )
+        runners = self._runners(card, reading, set(floor) | set(self.tracker.cards))
+        return any(self._can_capture(floor, code) for code in runners)
+
+    def _runner_bar(self, card: str, reading: tuple) -> float:
+        """The least share a runner-up of `card`'s read needs to name it: `alt_min_share`, and
+        half the read's share for `card` (a read that names it plainly keeps it)."""
+        top = dict(reading).get(card, reading[0][1] if reading else 0.0)
+        return max(self.tracker.config.alt_min_share, top / 2)
+
+    def _runners(self, card: str, reading: tuple, lying: Iterable[str]) -> Iterator[str]:
+        """The codes of `card`'s read that may name it instead, likeliest first: given at
+        least `_runner_bar`, still in play (one deck, R1.1) and not among `lying`."""
+        bar, skip = self._runner_bar(card, reading), self._gone_this_round() | set(lying)
+        for code, share in reading:
+            if code != card and share >= bar and code not in skip:
+                yield code
 
     def _doubtful_taken(
         self, obs: ObservedTurn, before: list[str], after: list[str], history
