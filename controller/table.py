@@ -108,6 +108,7 @@ class Table(CardNaming):
             one_play=self._one_play,
             could_take=self._could_take,
             runner_takes=self._runner_takes,
+            lies_still=self.tracker.lies_still,
         )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None

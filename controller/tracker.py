@@ -32,6 +32,9 @@ from vision.boxes import iou
 
 # A card box whose inner part changed at most this much since the last snapshot is untouched.
 UNTOUCHED_MOST = 0.04
+# A known card's box read this many times larger, over another card's centre, is two cards
+# boxed as one (a card's box turns at most 1.4 times larger as the card turns 45 degrees)
+SWALLOW_GROWTH = 1.5
 # Two reads whose card boxes overlap this much (intersection over union) lie at one place: one
 # card (a card laid on another covers it, and it is not read there any more)
 ONE_PLACE_IOU = 0.8
@@ -456,6 +459,12 @@ class FloorTracker:
         # it still lies there and this is another card.
         return not self._untouched(known)
 
+    def lies_still(self, box) -> bool:
+        """Whether the place `box` showed no change in this view: a card lying there was
+        not lifted (False where no pixels tell: observations fed)."""
+        share = self._changed_share(list(box))
+        return share is not None and share <= UNTOUCHED_MOST
+
     def _untouched(self, box: list[float], most: float = UNTOUCHED_MOST) -> bool:
         """Whether a card box's inner part shows no change (at most `most` of its pixels)
         since the last snapshot."""
@@ -687,6 +696,11 @@ class FloorTracker:
                     # read of one at the very same box as a card read there, or kept there
                     # for a change too small for a lift
                     here = boxes.get(code, known)
+                    beside = [b for o, b in [*self.cards.items(), *boxes.items()] if o != code]
+                    if _swallows(here, known, beside):
+                        # its box read grown over the card beside it (two cards boxed as
+                        # one): it keeps its own place, or that card's lift would lift it
+                        boxes[code] = here = known
                     for other in [o for o in floor if o not in self.cards and o in boxes]:
                         overlap = iou(boxes[other], here)
                         if (same_box and overlap >= SAME_BOX_IOU) or (
@@ -751,6 +765,15 @@ def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     mx, my = (known[2] - known[0]) * margin, (known[3] - known[1]) * margin
     return known[0] - mx <= cx <= known[2] + mx and known[1] - my <= cy <= known[3] + my
+
+
+def _swallows(box: list[float], known: list[float], others: list[list[float]]) -> bool:
+    """Whether a card's new box is its known one grown over another card's: half as large
+    again, and holding the centre of a card box that the known one does not hold."""
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    if area < SWALLOW_GROWTH * (known[2] - known[0]) * (known[3] - known[1]):
+        return False
+    return any(_inside(o, box) and not _inside(o, known) for o in others)
 
 
 def name_otherwise(

@@ -251,6 +251,9 @@ class TurnTracker:
     runner_takes: (
         Callable[[frozenset[str], str, tuple[tuple[str, float], ...], float], bool] | None
     ) = None
+    # lies_still(box) -> whether the place `box` showed no change in this view (a card read
+    # faintly there was not lifted; False where no pixels tell)
+    lies_still: Callable[[tuple[float, ...]], bool] | None = None
     # last_play() -> whether the next play is the round's last (R8.7: the 48th)
     last_play: Callable[[], bool] | None = None
     # one_play(floor_before, floor_after) -> whether one card still in play takes exactly
@@ -579,10 +582,15 @@ class TurnTracker:
             )
             return [laid]
         if not added and removed:
-            # Cards left but the played card was never seen: ask for it, never guess.
+            # Cards left but the played card was never seen: ask for it, never guess. (A card
+            # read faintly before whose place did not change lies on: its trail comes first.)
+            trail = self._faint_stayed(snap, earlier, earlier_t, box)
+            if trail is not None:
+                s = s | {trail.card}
             self.mode, self._after = AWAIT_SHOW, s
             self._shown_faint, self._shown_t = {}, None
-            return [ShowCardPrompt(f, s, snap.t)]
+            prompt = ShowCardPrompt(self.floor, s, snap.t)
+            return [prompt] if trail is None else [trail, prompt]
         if len(added) == 1 and removed:
             # A card landed and cards left, the card staying: no capture leaves its own card
             # behind (R2.7: only a card that takes nothing stays), so another card took them
@@ -607,16 +615,15 @@ class TurnTracker:
             # settled (a QD trailed, a QS laid on it): the first is judged a trail, marked
             # doubtful, and the second waits for its scoop. Only where the second can take
             # something because the first lies there (one that could take from the floor
-            # without it is no sign of this: cards from nowhere, asked about as before). The
-            # card read (faintly) in the views before came first; else the order that fits.
+            # without it is no sign of this: cards from nowhere, asked about as before), or
+            # where the first was read (faintly) in the views before, alone: it came first
+            # (a KH trailed, read faintly, then a 2D laid to take the 2C).
             came = max(earlier, key=earlier.__getitem__) if earlier else None
             if came in added:
                 orders = [(came, next(iter(added - {came})))]
             for x, y in orders:
-                if (
-                    not self.can_capture(f, x)
-                    and not self.can_capture(f, y)
-                    and self.can_capture(f | {x}, y)
+                if not self.can_capture(f, x) and (
+                    x == came or (not self.can_capture(f, y) and self.can_capture(f | {x}, y))
                 ):
                     trail = replace(_seen_turn(x, f, f | {x}, snap), inferred=True)
                     self.floor = f | {x}
@@ -633,6 +640,31 @@ class TurnTracker:
             self._unreadable = s
             return [UnreadablePrompt(f, s, snap.t)]
         return []
+
+    def _faint_stayed(
+        self,
+        snap: Snapshot,
+        faint: dict[str, float],
+        t_landed: float,
+        box: tuple[float, ...] | None,
+    ) -> ObservedTurn | None:
+        """Cards left, nothing came, and the card read too faintly before (`faint`, at `box`)
+        took none of them (`explain` named nothing) yet its place did not change: it lies
+        on, a trail (R2.7), and the cards that left were taken by the next player's card,
+        laid and scooped between two views (asked for next). None otherwise: the faint card
+        may have made the capture itself (a misread, or a foul), and the prompt asks."""
+        if (
+            not faint
+            or box is None
+            or self.trail_of is None
+            or self.lies_still is None
+            or not self.lies_still(box)
+        ):
+            return None
+        named = self.trail_of(self.floor, faint, frozenset(), box)
+        if named is None or named[0] in self.floor:
+            return None
+        return self._faint_trail(named, snap, faint, t_landed, box)
 
     def _faint_trail(
         self,

@@ -20,7 +20,7 @@ from controller.table_geometry import TableGeometry
 from controller.table_state import replay
 from controller.tracker import FloorTracker
 from controller.turns import Snapshot
-from tests.test_controller_tracker import lay_shots, track
+from tests.test_controller_tracker import lay_shots, scoop_shots, track
 
 GEO = TableGeometry.default(2)
 
@@ -1262,3 +1262,89 @@ def _read_as(snap: Snapshot, code: str, reading: tuple) -> Snapshot:
     from dataclasses import replace
 
     return replace(snap, confidences=((code, reading[0][1]),), readings=((code, reading),))
+
+
+def _show_shots(placed: list, shown) -> list[Shot]:
+    """A card laid on the floor to show it, then taken back to its owner."""
+    base = (800.0, 760.0)
+    x, y = shown.center
+    back = [(base, (x + (800.0 - x) * k / 4, y + (700.0 - y) * k / 4), shown) for k in range(4)]
+    return [
+        *lay_shots(placed, shown),
+        Shot(0.4, placed, back, frozenset()),
+        Shot(0.9, placed, [], frozenset(p.code for p in placed)),
+    ]
+
+
+@pytest.mark.parametrize("lifted", [False, True])
+def test_a_faint_trail_then_a_capture_laid_and_scooped_unseen_keeps_its_turn_r2_7(lifted):
+    # A rendered table; the floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 trails a QH,
+    # read only faintly (QH 0.56, KD 0.18, KH 0.14 of its read: a Q takes only a Q, R2.3,
+    # and none lies there, R2.7). Seat 0 lays an 8H on the 8C and scoops both in one motion
+    # (R2.2): the camera sees the 8C leave, never the 8H. The QH's place did not change, so
+    # it lies on: seat 1's QH trail comes first, then seat 0 is asked to show its card, and
+    # the 8H shown is seat 0's capture of the 8C. Where the QH itself was lifted with the 8C
+    # (`lifted`: the faint card may have made the capture), nothing is credited to it: the
+    # prompt asks for the card, and the 8H shown is seat 1's play.
+    from vision.scene import CardPlacement
+
+    c9 = CardPlacement("9C", (420.0, 300.0), 4.0, 115.0)
+    d5 = CardPlacement("5D", (600.0, 300.0), -3.0, 115.0)
+    c8 = CardPlacement("8C", (780.0, 300.0), 2.0, 115.0)
+    kd = CardPlacement("KD", (960.0, 300.0), -2.0, 115.0)
+    qh = CardPlacement("QH", (520.0, 470.0), 3.0, 115.0)
+    h8 = CardPlacement("8H", (760.0, 480.0), -4.0, 115.0)
+    floor = [c9, d5, c8, kd]
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"})), *lay_shots(floor, qh)]
+    after = [c9, d5, kd] if lifted else [c9, d5, kd, qh]
+    if lifted:
+        shots += scoop_shots([*floor, qh], qh)[:2]  # the QH goes first, then the 8C
+        shots += scoop_shots([c9, d5, c8, kd], c8)
+    else:
+        shots += scoop_shots([*floor, qh], c8)
+    shots += _show_shots(after, h8)
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = FaintReader(GEO, "QH", [("QH", 0.56), ("KD", 0.18), ("KH", 0.14)])
+    log: list = []
+    table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        table.feed_frame(frame, t)
+    turns = [(e.data["seat"], e.data["card"], e.data["verdict"], e.data.get("takes"))
+             for e in log if e.type in (TURN, FOUL)]  # fmt: skip
+    prompts = [(e.data["seat"], e.data["kind"]) for e in log if e.type == PROMPT]
+    if lifted:
+        assert prompts == [(1, "show_card")]
+        assert turns[0][:2] == (1, "8H")
+    else:
+        assert turns == [(1, "QH", "trail", []), (0, "8H", "capture", ["8C"])]
+        assert prompts == [(0, "show_card")]
+        assert set(table.state.floor) == {"9C", "5D", "KD", "QH"}
+
+
+def test_a_faint_trail_read_plainly_with_the_next_card_that_can_take_came_first_r2_2_r2_7():
+    # Seat 1's KH is read faintly (KH 0.88) where it lands; before the camera settles again
+    # seat 0's 2D lands too, and both are read plainly in one view. The 2D could take the 2C
+    # with or without the KH there (R2.3), so that alone gives no order; but the KH was seen
+    # alone first: it trailed (no K lies there, R2.7), seat 0's 2D waits for its scoop and
+    # takes the 2C (R2.3).
+    table, clock = dealt(floor="9C 5H 4S 2C")
+    faint = (("KH", 0.88), ("JC", 0.07), ("KD", 0.03))
+    assert table.feed_snapshot(clock.snap("9C 5H 4S 2C", faint, faint_box=FAINT_AT)) == []
+    kh, laid = table.feed_snapshot(clock.snap("9C 5H 4S 2C 2D KH"))
+    assert (kh.type, kh.data["seat"], kh.data["card"], kh.data["verdict"]) == (
+        TURN, 1, "KH", "trail"
+    )  # fmt: skip
+    assert kh.data["doubtful"] is True
+    assert (laid.type, laid.data["seat"], laid.data["card"]) == (CARD_LAID, 0, "2D")
+    (d2,) = table.feed_snapshot(clock.snap("9C 5H 4S KH"))
+    assert (d2.data["seat"], d2.data["card"], d2.data["takes"]) == (0, "2D", ["2C"])
+
+
+def test_two_cards_from_nowhere_that_can_both_take_are_asked_about_r7():
+    # The same view with nothing read before it: either card may have come first, and the
+    # 2D could take the 2C either way: the referee is asked, nothing is judged.
+    table, clock = dealt(floor="9C 5H 4S 2C")
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S 2C 2D KH"))
+    assert (prompt.type, prompt.data["kind"]) == (PROMPT, "unreadable")
+    assert table.state.turns() == []

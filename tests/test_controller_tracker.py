@@ -284,6 +284,23 @@ def lay_shots(placed: list, laid) -> list[Shot]:
     ]  # fmt: skip
 
 
+def scoop_shots(placed: list, taken) -> list[Shot]:
+    """A hand reaching from the near edge to `taken`, carrying it away (a card laid on it
+    and scooped with it in one motion, too quick for a still view between), and the table
+    still after it."""
+    base = (400.0, 760.0)
+    x, y = taken.center
+    reach = [(base, (x + (400.0 - x) * (1 - k / 4), y + (700.0 - y) * (1 - k / 4)), None)
+             for k in range(1, 5)]  # fmt: skip
+    rest = [p for p in placed if p is not taken]
+    back = [(base, (x + (400.0 - x) * k / 4, y + (700.0 - y) * k / 4), taken) for k in range(4)]
+    return [
+        Shot(0.4, placed, reach, frozenset()),
+        Shot(0.4, rest, back, frozenset()),
+        Shot(0.9, rest, [], frozenset(p.code for p in rest)),
+    ]
+
+
 def _lay_and_read(placed, laid, drop: str, t_drop: float = 1.6):
     """Two still floors around a hand laying `laid`; after the lay the reader misses `drop`."""
     shots = [Shot(0.8, placed, [], frozenset(p.code for p in placed)), *lay_shots(placed, laid)]
@@ -586,3 +603,65 @@ def test_a_card_read_from_one_index_alone_leaves_the_floor_when_lifted(gingham_c
     # told where its index lies, the tracker sees the lift; told only the guessed square,
     # it keeps the ace as a card held unread (what it did before `Detection.index`)
     assert snaps[-1].floor == (frozenset() if tell else frozenset({"AC"}))
+
+
+class SwallowReader(LabelReader):
+    """Reads the exact labels, but once `grown_at` has passed it boxes `code` together with
+    the cards beside it (`beside`: one box over them all), and after `miss_at` it misses
+    `code`."""
+
+    def __init__(self, geometry, code: str, beside: set, grown_at: float, miss_at: float):
+        super().__init__(geometry)
+        self.code, self.beside, self.grown_at, self.miss_at = code, beside, grown_at, miss_at
+
+    def observe(self, image, t):
+        obs = super().observe(image, t)
+        if t > self.miss_at:
+            obs.cards = [c for c in obs.cards if c.code != self.code]
+        elif t > self.grown_at:
+            boxes = [c.box for c in obs.cards if c.code in self.beside | {self.code}]
+            for c in obs.cards:
+                if c.code == self.code:
+                    c.box = [min(b[0] for b in boxes), min(b[1] for b in boxes),
+                             max(b[2] for b in boxes), max(b[3] for b in boxes)]  # fmt: skip
+                    c.confidence = 0.99  # named first: the cards beside read as 2nd looks
+        return obs
+
+
+@pytest.mark.parametrize("swallow_growth", [1.5, 1e9])
+def test_a_card_boxed_with_the_cards_beside_it_keeps_its_place_when_they_are_taken(
+    swallow_growth, monkeypatch
+):
+    """One deck: cards leave the floor only when lifted (R2). An AC lies between a 6C and a
+    5C; a hand brushes the AC (its place changes a little), and the detector then boxes the
+    AC over all three. The 6C and 5C are taken, and the next read misses the AC: the AC's
+    own place did not change, so it lies on. Judged at the box grown over its neighbours
+    (`swallow_growth` 1e9: the grown box always kept), their lift took the AC too."""
+    import controller.tracker as tracker_module
+    from vision.scene import CardPlacement
+
+    monkeypatch.setattr(tracker_module, "SWALLOW_GROWTH", swallow_growth)
+    c9 = CardPlacement("9C", (380.0, 260.0), 4.0, 115.0)
+    c6 = CardPlacement("6C", (560.0, 420.0), -2.0, 115.0)
+    ac = CardPlacement("AC", (660.0, 425.0), 3.0, 115.0)
+    nudged = CardPlacement("AC", (663.0, 424.0), 3.5, 115.0)
+    c5 = CardPlacement("5C", (760.0, 422.0), 1.0, 115.0)
+    kd = CardPlacement("KD", (900.0, 260.0), -3.0, 115.0)
+    brush = [((800.0, 760.0), (660.0 + 10 * k, 560.0 - 20 * k), None) for k in range(4)]
+    four = frozenset({"9C", "6C", "AC", "5C", "KD"})
+    shots = [
+        Shot(1.0, [c9, c6, ac, c5, kd], [], four),
+        Shot(0.4, [c9, c6, nudged, c5, kd], brush, frozenset()),
+        Shot(1.0, [c9, c6, nudged, c5, kd], [], four),
+        *scoop_shots([c9, c6, nudged, c5, kd], c6)[:2],
+        *scoop_shots([c9, nudged, c5, kd], c5),
+    ]
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = SwallowReader(GEO, "AC", {"6C", "5C"}, grown_at=1.0, miss_at=2.6)
+    snaps, _reader, _tracker = track(video, reader=reader)
+    assert snaps[0].floor == four
+    assert snaps[1].floor == four  # the grown box names the AC; the 6C and 5C are kept
+    if swallow_growth > 100:
+        assert snaps[-1].floor == frozenset({"9C", "KD"})
+    else:
+        assert snaps[-1].floor == frozenset({"9C", "AC", "KD"})
