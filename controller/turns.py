@@ -404,7 +404,9 @@ class TurnTracker:
         s = snap.floor
         prev, self._deal_prev = self._deal_prev, s
         if not s:
+            # the floor cleared: a new deal; its first card may be read only faintly
             self.seen_empty, self._deal_faint = True, None
+            self._note_deal_faint(snap)
             return []
         left = self._leftovers
         if not self.seen_empty and not (left and (left <= s or s <= left)):

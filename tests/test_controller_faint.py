@@ -865,6 +865,28 @@ def test_a_faint_dealt_card_is_remembered_through_the_dealers_fixes_r1_2_r1_3():
     )  # fmt: skip
 
 
+def test_a_first_dealt_card_read_faintly_on_an_empty_floor_is_dealt_r1_2_r1_3():
+    # The dealer's first card lands on the empty floor and is read only faintly (QS 0.56,
+    # JC 0.18, KC 0.15): nothing is read plainly yet. JH, QC and KC follow; the JH goes back
+    # (R1.3), its replacement JD too, and the 3H replaces it. Seat 1's TC then lands: the
+    # deal was QC KC 3H and the faint card (QS), and the TC is the first play - a trail
+    # (no 10 lies there and nothing sums to 10, R2.2, R2.7), not a dealt card.
+    table, clock = _dealing()
+    box = (885.0, 305.0, 969.0, 425.0)
+    snap = clock.snap("")
+    faint = (("QS", 0.56), ("JC", 0.18), ("KC", 0.15))
+    assert table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=box)) == []
+    for cards in ("JH", "JH QC", "JH KC QC"):
+        table.feed_snapshot(clock.snap(cards))
+    for cards in ("KC QC", "JD KC QC", "KC QC", "3H KC QC"):
+        assert [e.type for e in table.feed_snapshot(clock.snap(cards))] in ([], [PROMPT])
+    started, trail = table.feed_snapshot(clock.snap("3H KC QC TC"))
+    assert (started.type, set(started.data["floor"])) == (ROUND_STARTED, {"3H", "KC", "QC", "QS"})
+    assert (trail.type, trail.data["card"], trail.data["seat"], trail.data["verdict"]) == (
+        TURN, "TC", 1, "trail"
+    )  # fmt: skip
+
+
 def test_a_faint_read_too_weak_to_count_a_card_leaves_the_deal_as_read_r1_2():
     # A read under half the probability (KS 0.3) is no card: the 4 cards read plainly are
     # the deal.
