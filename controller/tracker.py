@@ -19,7 +19,7 @@ the confidences it logs, so a resumed table has the same thresholds). Set
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -462,8 +462,8 @@ class FloorTracker:
     def lies_still(self, box) -> bool:
         """Whether the place `box` showed no change in this view: a card lying there was
         not lifted (False where no pixels tell: observations fed)."""
-        share = self._changed_share(list(box))
-        return share is not None and share <= UNTOUCHED_MOST
+        box = list(box)
+        return self._changed_share(box) is not None and self._untouched(box)
 
     def _untouched(self, box: list[float], most: float = UNTOUCHED_MOST) -> bool:
         """Whether a card box's inner part shows no change (at most `most` of its pixels)
@@ -696,7 +696,7 @@ class FloorTracker:
                     # read of one at the very same box as a card read there, or kept there
                     # for a change too small for a lift
                     here = boxes.get(code, known)
-                    beside = [b for o, b in [*self.cards.items(), *boxes.items()] if o != code]
+                    beside = (b for o, b in [*self.cards.items(), *boxes.items()] if o != code)
                     if _swallows(here, known, beside):
                         # its box read grown over the card beside it (two cards boxed as
                         # one): it keeps its own place, or that card's lift would lift it
@@ -767,7 +767,7 @@ def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
     return known[0] - mx <= cx <= known[2] + mx and known[1] - my <= cy <= known[3] + my
 
 
-def _swallows(box: list[float], known: list[float], others: list[list[float]]) -> bool:
+def _swallows(box: list[float], known: list[float], others: Iterable[list[float]]) -> bool:
     """Whether a card's new box is its known one grown over another card's: half as large
     again, and holding the centre of a card box that the known one does not hold."""
     area = (box[2] - box[0]) * (box[3] - box[1])
