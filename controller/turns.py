@@ -85,8 +85,9 @@ class ObservedTurn:
     # what the classifier said of the card: ((code, share), ...), surest first (its runner-ups
     # name the card when the read was doubtful and the play it makes is a foul: `Table`)
     reading: tuple[tuple[str, float], ...] = ()
-    # the floor was seen cleared right after it (the round's last play: the leftovers,
-    # with it, went to the last capturer, R3.5): it no longer lies at `faint_box`
+    # it was seen taken right after it (the round's last play: the leftovers, with it, went
+    # to the last capturer, R3.5; or the next card's capture took it): it no longer lies at
+    # `faint_box`
     cleared: bool = False
 
 
@@ -183,6 +184,10 @@ DEAL_FLOOR = 4
 # even near the round's end: a misread of the last cards played names a gone code as often
 # (seen on the held-out deck: the round's last JD read as the JD "played" by a misread).
 NEW_DEAL_GONE = 2
+# A card read too faintly before cards left unseen whose read gave the card then shown under
+# this share of its probability was another card (on the held-out deck a QH read QH 0.46,
+# JD 0.06 trailed, then the next player's JD swept it with the floor)
+SHOWN_ELSEWHERE_SHARE = 0.1
 
 DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
 
@@ -288,6 +293,9 @@ class TurnTracker:
     # before this one while dealing
     _deal_faint: tuple[dict[str, float], tuple[float, ...]] | None = None
     _deal_prev: frozenset[str] | None = None
+    # while a "show the card" prompt is open: the card read too faintly before the cards left
+    # (its read, when it was first seen lying, and where), not credited with a turn
+    _prompt_faint: tuple[dict[str, float], float, tuple[float, ...]] | None = None
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
@@ -310,6 +318,7 @@ class TurnTracker:
         self.mode = IDLE
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
+        self._prompt_faint = None
 
     def _rename(self, was: str, card: str, t: float) -> Reread:
         def swap(cards: frozenset[str]) -> frozenset[str]:
@@ -591,6 +600,8 @@ class TurnTracker:
                 s = s | {trail.card}
             self.mode, self._after = AWAIT_SHOW, s
             self._shown_faint, self._shown_t = {}, None
+            held = (earlier, earlier_t, box) if earlier and box is not None else None
+            self._prompt_faint = held if trail is None else None
             prompt = ShowCardPrompt(self.floor, s, snap.t)
             return [prompt] if trail is None else [trail, prompt]
         if len(added) == 1 and removed:
@@ -667,6 +678,30 @@ class TurnTracker:
         if named is None or named[0] in self.floor:
             return None
         return self._faint_trail(named, snap, faint, t_landed, box)
+
+    def _faint_before_shown(
+        self, card: str, after: frozenset[str], snap: Snapshot
+    ) -> list[ObservedTurn]:
+        """The card shown after the prompt (`card`, which took the floor to `after`) is not the
+        card read too faintly before the cards left, whose read gave it under
+        SHOWN_ELSEWHERE_SHARE: that was a card of its own, laid first, which took nothing (a
+        trail, R2.7) and was taken with the rest when the shown card's capture of the floor
+        with it on is legal (a J sweep takes it too, R2.4). Its trail comes first, then the
+        shown card's turn (the next seat's). Nothing when the faint read may be of the shown
+        card, or when the capture could not have taken it (the faint card may have made the
+        capture itself: the shown card is its play, as before)."""
+        held, self._prompt_faint = self._prompt_faint, None
+        if held is None or self.trail_of is None or self.explain is None:
+            return []
+        faint, t_landed, box = held
+        if faint.get(card, 0.0) >= SHOWN_ELSEWHERE_SHARE:
+            return []
+        named = self.trail_of(self.floor, faint, frozenset(), box)
+        if named is None or named[0] == card or named[0] in self.floor | after:
+            return []
+        if self.explain(self.floor | {named[0]}, after, {card: 1.0}) is None:
+            return []
+        return [self._faint_trail(named, snap, faint, t_landed, box, cleared=True)]
 
     def _faint_trail(
         self,
@@ -757,14 +792,15 @@ class TurnTracker:
             named = self.explain(self.floor, after, shown)
             if named is not None:
                 card, share = named
+                first = self._faint_before_shown(card, after, snap)
                 turn = ObservedTurn(
                     card, self.floor, after, snap.t, self._shown_t or snap.t, True,
                     min(snap.confidence, share), False, None, by_capture=True,
                 )  # fmt: skip
                 self.set_floor(after)
-                return [turn]
+                return [*first, turn]
         if s == self.floor:  # the cards are back (or were never gone): no turn
-            self.mode = IDLE
+            self.mode, self._prompt_faint = IDLE, None
             return [ShowCancelled(snap.t)]
         added = s - after
         if after <= s and len(added) == 1 and not added & self.floor:
@@ -794,12 +830,13 @@ class TurnTracker:
         self._show_snap = None
         if card not in s and not s < after:
             # Taken back (perhaps as the next card lands): it was the card played.
+            first = self._faint_before_shown(card, after, snap)
             turn = ObservedTurn(
                 card, self.floor, after, snap.t, shown.t, True, shown.confidence,
                 card in shown.unsure, shown.confidence_of(card),
             )  # fmt: skip
             self.set_floor(after)
-            return [turn, *self._idle(snap)]
+            return [*first, turn, *self._idle(snap)]
         # It stayed while the table went on (another card came), or it left with floor cards
         # (it captured them): it was the next player's play, never a shown card. The cards
         # that left before were taken by a card nobody saw: held for the referee; then the
@@ -861,7 +898,7 @@ class TurnTracker:
             frozenset(floor_before),
             frozenset(floor_after),
         )
-        self._shown_faint, self._shown_t = {}, None
+        self._shown_faint, self._shown_t, self._prompt_faint = {}, None, None
 
     def resume_showing(self, card: str, floor_after) -> None:
         """A restarted table: the last turn's card was being shown (it may still lie there)."""
