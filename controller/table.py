@@ -109,6 +109,7 @@ class Table(CardNaming):
             could_take=self._could_take,
             runner_takes=self._runner_takes,
             lies_still=self.tracker.lies_still,
+            next_reached=self._next_reached,
         )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
@@ -199,6 +200,17 @@ class Table(CardNaming):
 
     def _side(self, seat: int) -> int:
         return seat % 2 if self.state.players == 4 else seat
+
+    def _next_reached(self, arms: tuple[tuple[int, int], ...]) -> bool | None:
+        """Whether the arms seen over the floor (`Snapshot.arms`: seat, moving frames) came
+        more from the next seat's edge (True) or the edge of the seat to play (False); None
+        when neither was seen more (R1.5: turns pass to the next seat)."""
+        seat = self.state.to_play
+        if seat is None:
+            return None
+        seen = dict(arms)
+        own, nxt = seen.get(seat, 0), seen.get((seat + 1) % self.state.players, 0)
+        return None if own == nxt else nxt > own
 
     # ---- input --------------------------------------------------------------------------------
     def feed_frame(self, frame: np.ndarray, t: float) -> list[Event]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -163,6 +163,8 @@ class FloorTracker:
     _delta: np.ndarray | None = None  # this read's changed pixels since the last snapshot
     _colour: np.ndarray | None = None  # this read's view in colour, at the motion image's size
     _ref_colour: np.ndarray | None = None  # ... and the last snapshot's
+    # arms seen reaching in since the last snapshot: seat -> moving frames (`Snapshot.arms`)
+    _arms: dict[int, int] = field(default_factory=dict)
 
     # ---- thresholds -------------------------------------------------------------------------
     @property
@@ -209,6 +211,9 @@ class FloorTracker:
             self._still_ref is not None and self._changed(small, self._still_ref, frac)
         )
         if self.moving:
+            seat = self._arm_seat(small) if self._ref is not None else None
+            if seat is not None:
+                self._arms[seat] = self._arms.get(seat, 0) + 1
             self._still_since, self._reads, self._done = None, [], False
             self._still_frames, self._still_ref = 0, None
             return None
@@ -235,6 +240,8 @@ class FloorTracker:
         snap = self._read(frame, t, small)
         if snap is not None:
             self._ref, self._ref_colour = small, self._colour
+            snap = replace(snap, arms=tuple(sorted(self._arms.items())))
+            self._arms = {}
         return snap
 
     def feed_observation(self, obs: Any, size: tuple[int, int]) -> Snapshot | None:
@@ -302,19 +309,42 @@ class FloorTracker:
         moved = self._diff_mask(a, b)
         return float(moved[self._mask].mean()) > fraction
 
-    def _arm_from_edge(self, small: np.ndarray) -> bool:
-        """True when a changed blob reaches from the frame's border into the floor (an arm)."""
+    def _arms_in(self, small: np.ndarray) -> list[tuple[float, float, int]]:
+        """The changed blobs (since the last snapshot) that reach from the frame's border well
+        into the floor: arms. Each as where it crosses the border (the mean of its border
+        pixels, frame fractions) and how many border pixels it has."""
         assert self._ref is not None and self._deep is not None
         moved = self._diff_mask(_detail(small), _detail(self._ref)).astype(np.uint8)
         n, labels = cv2.connectedComponents(moved)
         if n <= 1:
-            return False
-        border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
-        at_edge = set(np.unique(border).tolist()) - {0}
-        if not at_edge:
-            return False
+            return []
+        h, w = labels.shape
+        ys = np.concatenate([np.zeros(w), np.full(w, h - 1), np.arange(h), np.arange(h)])
+        xs = np.concatenate([np.arange(w), np.arange(w), np.zeros(h), np.full(h, w - 1)])
+        border = labels[ys.astype(int), xs.astype(int)]
         on_floor = labels[self._deep & (moved > 0)]
-        return any(int(np.count_nonzero(on_floor == k)) >= 6 for k in at_edge)
+        arms = []
+        for k in set(np.unique(border).tolist()) - {0}:
+            if int(np.count_nonzero(on_floor == k)) < 6:
+                continue
+            at = border == k
+            x, y = (float(xs[at].mean()) + 0.5) / w, (float(ys[at].mean()) + 0.5) / h
+            arms.append((x, y, int(at.sum())))
+        return arms
+
+    def _arm_from_edge(self, small: np.ndarray) -> bool:
+        """True when a changed blob reaches from the frame's border into the floor (an arm)."""
+        return bool(self._arms_in(small))
+
+    def _arm_seat(self, small: np.ndarray) -> int | None:
+        """The seat whose edge the widest arm in this frame reaches in from (DESIGN: each
+        player sits at an edge of the frame); None with no arm."""
+        arms = self._arms_in(small)
+        if not arms:
+            return None
+        x, y, _ = max(arms, key=lambda a: a[2])
+        seats = self.geometry.seats
+        return min(range(len(seats)), key=lambda i: (x - seats[i][0]) ** 2 + (y - seats[i][1]) ** 2)
 
     def _read(self, frame: np.ndarray, t: float, small: np.ndarray) -> Snapshot | None:
         h, w = frame.shape[:2]

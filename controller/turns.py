@@ -34,6 +34,9 @@ class Snapshot:
     # for a lift), and named by no read since: perhaps taken after all (a white card lifted
     # off a white table)
     unread: frozenset[str] = frozenset()
+    # arms seen reaching in over the floor since the last snapshot, from each seat's edge:
+    # (seat, moving frames), seats in turn order (DESIGN: each player sits at an edge)
+    arms: tuple[tuple[int, int], ...] = ()
 
     def confidence_of(self, code: str) -> float | None:
         return next((c for k, c in self.confidences if k == code), None)
@@ -184,10 +187,6 @@ DEAL_FLOOR = 4
 # even near the round's end: a misread of the last cards played names a gone code as often
 # (seen on the held-out deck: the round's last JD read as the JD "played" by a misread).
 NEW_DEAL_GONE = 2
-# A card read too faintly before cards left unseen whose read gave the card then shown under
-# this share of its probability was another card (on the held-out deck a QH read QH 0.46,
-# JD 0.06 trailed, then the next player's JD swept it with the floor)
-SHOWN_ELSEWHERE_SHARE = 0.1
 
 DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
 
@@ -259,6 +258,9 @@ class TurnTracker:
     # lies_still(box) -> whether the place `box` showed no change in this view (a card read
     # faintly there was not lifted; False where no pixels tell)
     lies_still: Callable[[tuple[float, ...]], bool] | None = None
+    # next_reached(arms) -> whether the arms of a view (`Snapshot.arms`) came from the next
+    # seat's edge (True), from the edge of the seat to play (False), or tell neither (None)
+    next_reached: Callable[[tuple[tuple[int, int], ...]], bool | None] | None = None
     # last_play() -> whether the next play is the round's last (R8.7: the 48th)
     last_play: Callable[[], bool] | None = None
     # one_play(floor_before, floor_after) -> whether one card still in play takes exactly
@@ -294,7 +296,8 @@ class TurnTracker:
     _deal_faint: tuple[dict[str, float], tuple[float, ...]] | None = None
     _deal_prev: frozenset[str] | None = None
     # while a "show the card" prompt is open: the card read too faintly before the cards left
-    # (its read, when it was first seen lying, and where), not credited with a turn
+    # (its read, when it was first seen lying, and where), not credited with a turn, when the
+    # arm that took them came from the next seat's edge
     _prompt_faint: tuple[dict[str, float], float, tuple[float, ...]] | None = None
     log: list[str] = field(default_factory=list)
 
@@ -600,8 +603,15 @@ class TurnTracker:
                 s = s | {trail.card}
             self.mode, self._after = AWAIT_SHOW, s
             self._shown_faint, self._shown_t = {}, None
-            held = (earlier, earlier_t, box) if earlier and box is not None else None
-            self._prompt_faint = held if trail is None else None
+            self._prompt_faint = None
+            if (
+                trail is None
+                and earlier
+                and box is not None
+                and self.next_reached is not None
+                and self.next_reached(snap.arms)
+            ):
+                self._prompt_faint = (earlier, earlier_t, box)
             prompt = ShowCardPrompt(self.floor, s, snap.t)
             return [prompt] if trail is None else [trail, prompt]
         if len(added) == 1 and removed:
@@ -682,22 +692,21 @@ class TurnTracker:
     def _faint_before_shown(
         self, card: str, after: frozenset[str], snap: Snapshot
     ) -> list[ObservedTurn]:
-        """The card shown after the prompt (`card`, which took the floor to `after`) is not the
-        card read too faintly before the cards left, whose read gave it under
-        SHOWN_ELSEWHERE_SHARE: that was a card of its own, laid first, which took nothing (a
-        trail, R2.7) and was taken with the rest when the shown card's capture of the floor
-        with it on is legal (a J sweep takes it too, R2.4). Its trail comes first, then the
-        shown card's turn (the next seat's). Nothing when the faint read may be of the shown
-        card, or when the capture could not have taken it (the faint card may have made the
-        capture itself: the shown card is its play, as before)."""
+        """The card shown after the prompt (`card`, which took the floor to `after`) was laid
+        by the next player, whose arm reached in for the capture (`_prompt_faint`): the card
+        read too faintly before it was the seat to play's own card, which took nothing (a
+        trail, R2.7), and the capture took it with the rest when that is legal (a J sweeps it
+        too, R2.4). Its trail comes first (named by its read, one deck: never the shown card),
+        then the shown card's turn, the next seat's. Nothing when no such arm was seen (the
+        faint card may have made the capture itself: the shown card is its play) or when the
+        capture could not have taken it."""
         held, self._prompt_faint = self._prompt_faint, None
         if held is None or self.trail_of is None or self.explain is None:
             return []
         faint, t_landed, box = held
-        if faint.get(card, 0.0) >= SHOWN_ELSEWHERE_SHARE:
-            return []
-        named = self.trail_of(self.floor, faint, frozenset(), box)
-        if named is None or named[0] == card or named[0] in self.floor | after:
+        others = {code: share for code, share in faint.items() if code != card}
+        named = self.trail_of(self.floor, others, frozenset(), box)
+        if named is None or named[0] in self.floor | after:
             return []
         if self.explain(self.floor | {named[0]}, after, {card: 1.0}) is None:
             return []

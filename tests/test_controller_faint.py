@@ -1344,15 +1344,15 @@ def test_a_faint_trail_then_a_capture_laid_and_scooped_unseen_keeps_its_turn_r2_
         assert set(table.state.floor) == {"9C", "5D", "KD", "QH"}
 
 
-def _sweep_shots(placed: list) -> list[Shot]:
-    """A hand reaching over the floor and carrying all of it away in one motion (a J laid
-    on it and swept with it, too quick for a still view between), then the table still."""
-    base = (400.0, 760.0)
+def _sweep_shots(placed: list, base) -> list[Shot]:
+    """An arm from `base` (off a frame edge) reaching over the floor and carrying all of it
+    away in one motion (a J laid on it and swept with it, too quick for a still view
+    between), then the table still."""
     x, y = placed[-1].center
-    reach = [(base, (x + (400.0 - x) * (1 - k / 4), y + (700.0 - y) * (1 - k / 4)), None)
+    ex, ey = base[0], min(max(base[1], 20.0), 700.0)
+    reach = [(base, (x + (ex - x) * (1 - k / 4), y + (ey - y) * (1 - k / 4)), None)
              for k in range(1, 5)]  # fmt: skip
-    back = [(base, (x + (400.0 - x) * k / 4, y + (700.0 - y) * k / 4), placed[-1])
-            for k in range(4)]  # fmt: skip
+    back = [(base, (x + (ex - x) * k / 4, y + (ey - y) * k / 4), placed[-1]) for k in range(4)]
     return [
         Shot(0.4, placed, reach, frozenset()),
         Shot(0.4, [], back, frozenset()),
@@ -1360,26 +1360,31 @@ def _sweep_shots(placed: list) -> list[Shot]:
     ]
 
 
+TOP, BOTTOM = (700.0, -40.0), (400.0, 760.0)  # arms' bases: seat 1's edge, seat 0's
+
+
 @pytest.mark.parametrize(
-    "shown, turns",
+    "sweeper, turns",
     [
-        # the JD shown is no card the faint read named: the QH was a card of its own
-        ("JD", [(1, "QH", "unreadable", []), (0, "JD", "sweep", ["5D", "8C", "9C", "QH", "KD"])]),
-        # the faint read gave the JH a fair share: the faint card may be that J itself
-        ("JH", [(1, "JH", "sweep", ["5D", "8C", "9C", "KD"])]),
+        # seat 0's arm took the floor: the faint QH was seat 1's own card
+        (BOTTOM, [(1, "QH", "unreadable", []), (0, "JD", "sweep", ["5D", "8C", "9C", "QH", "KD"])]),
+        # seat 1's own arm took the floor: the card read faintly may be the JD itself
+        (TOP, [(1, "JD", "sweep", ["5D", "8C", "9C", "KD"])]),
     ],
 )
-def test_a_faint_trail_swept_unseen_by_the_next_players_jack_keeps_its_turn_r2_4_r2_7(shown, turns):
-    # A rendered table; the floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 trails a QH,
-    # read only faintly (QH 0.46, QD 0.21, JH 0.19, TD 0.09, JD 0.06 of its read: a Q takes
-    # only a Q, R2.3, and none lies there, R2.7). Seat 0 lays a JD and sweeps the whole
-    # floor, the QH with it (R2.4), in one motion: the camera sees the floor go, never the
-    # JD, and the QH's place changed too. The prompt asks seat 1 for its card; the JD shown
-    # is one the faint read gave almost nothing, so the QH was another card: seat 1's QH
-    # trail comes first (its read too unclear to judge: held for the referee with QH as the
-    # guess, R7), then seat 0's JD sweep of all five cards (a J sweep is no basra, R3.2). A
-    # JH shown instead (0.19 of the faint read) may be the faint card itself: seat 1's sweep
-    # of the four cards, as before.
+def test_a_faint_trail_swept_unseen_by_the_next_players_jack_keeps_its_turn_r2_4_r2_7(
+    sweeper, turns
+):
+    # A rendered table; the floor is 9C 5D 8C KD (seat 1, at the top edge, plays first).
+    # Seat 1 trails a QH, read only faintly (QH 0.46, QD 0.21, TH 0.19, TD 0.09, JD 0.06 of
+    # its read: a Q takes only a Q, R2.3, and none lies there, R2.7). Seat 0, at the bottom
+    # edge (DESIGN: seats as seen by the camera), lays a JD and sweeps the whole floor, the
+    # QH with it (R2.4), in one motion: the camera sees the floor go, never the JD. The
+    # prompt asks seat 1 for its card; the arm that took the floor came from seat 0's edge,
+    # so the JD shown is seat 0's: seat 1's QH trail comes first (its read too unclear to
+    # judge: held for the referee with QH as the guess, R7), then seat 0's JD sweep of all
+    # five cards (a J sweep is no basra, R3.2; seat 1 plays next). Where seat 1's own arm took
+    # the floor, the faint card may have been the JD itself: seat 1's sweep, as before.
     from vision.scene import CardPlacement
 
     c9 = CardPlacement("9C", (420.0, 300.0), 4.0, 115.0)
@@ -1387,13 +1392,14 @@ def test_a_faint_trail_swept_unseen_by_the_next_players_jack_keeps_its_turn_r2_4
     c8 = CardPlacement("8C", (780.0, 300.0), 2.0, 115.0)
     kd = CardPlacement("KD", (960.0, 300.0), -2.0, 115.0)
     qh = CardPlacement("QH", (520.0, 470.0), 3.0, 115.0)
-    jack = CardPlacement(shown, (760.0, 480.0), -4.0, 115.0)
+    jd = CardPlacement("JD", (760.0, 480.0), -4.0, 115.0)
     floor = [c9, d5, c8, kd]
-    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"})), *lay_shots(floor, qh)]
-    shots += _sweep_shots([*floor, qh])
-    shots += _show_shots([], jack)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, qh, base=TOP)
+    shots += _sweep_shots([*floor, qh], sweeper)
+    shots += _show_shots([], jd)
     video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
-    alts = [("QH", 0.46), ("QD", 0.21), ("JH", 0.19), ("TD", 0.09), ("JD", 0.06)]
+    alts = [("QH", 0.46), ("QD", 0.21), ("TH", 0.19), ("TD", 0.09), ("JD", 0.06)]
     reader = FaintReader(GEO, "QH", alts)
     log: list = []
     table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
@@ -1403,11 +1409,12 @@ def test_a_faint_trail_swept_unseen_by_the_next_players_jack_keeps_its_turn_r2_4
     seen = [(e.data["seat"], e.data["card"], e.data["verdict"], e.data.get("takes"))
             for e in log if e.type in (TURN, FOUL)]  # fmt: skip
     assert seen == turns
-    assert [(e.data["seat"], e.data["kind"]) for e in log if e.type == PROMPT] == [(1, "show_card")]
+    prompts = [(e.data["seat"], e.data["kind"]) for e in log if e.type == PROMPT]
+    assert prompts == [(1, "show_card")]
     assert table.state.floor == ()
     assert "QH" not in table.tracker.cards  # swept: never kept where it lay
-    assert table.state.to_play == (1 if shown == "JD" else 0)
-    if shown == "JD":
+    assert table.state.to_play == (1 if sweeper == BOTTOM else 0)
+    if sweeper == BOTTOM:
         held = next(e for e in log if e.type in (TURN, FOUL))
         assert "best possible guess QH" in held.data["reason"]
 

@@ -269,19 +269,51 @@ def _relabel(lab, code):
     return CardLabel(code, lab.quad, lab.box, lab.indices, lab.visible, lab.face_up)
 
 
-def lay_shots(placed: list, laid) -> list[Shot]:
-    """A hand bringing `laid` from the near edge onto a floor of `placed`, leaving, and the
-    table still after it (three shots)."""
-    base = (800.0, 760.0)
+def lay_shots(placed: list, laid, base=(800.0, 760.0)) -> list[Shot]:
+    """A hand bringing `laid` from the near edge (or the arm's `base` off another edge of a
+    1280x720 frame) onto a floor of `placed`, leaving, and the table still after it (three
+    shots)."""
     x, y = laid.center
-    lay = [(base, (x + (800.0 - x) * (1 - k / 5), y + (700.0 - y) * (1 - k / 5)), laid)
+    ex, ey = min(max(base[0], 20.0), 1260.0), min(max(base[1], 20.0), 700.0)
+    back = 60.0 if base[1] > y else -60.0
+    lay = [(base, (x + (ex - x) * (1 - k / 5), y + (ey - y) * (1 - k / 5)), laid)
            for k in range(1, 6)]  # fmt: skip
     return [
         Shot(0.5, placed, lay, frozenset(p.code for p in placed)),
-        Shot(0.3, [*placed, laid], [(base, (x, y + 60.0 * k), None) for k in (1, 2, 3)],
+        Shot(0.3, [*placed, laid], [(base, (x, y + back * k), None) for k in (1, 2, 3)],
              frozenset()),
         Shot(0.8, [*placed, laid], [], frozenset(p.code for p in [*placed, laid])),
     ]  # fmt: skip
+
+
+def test_a_snapshot_tells_from_which_seats_edge_the_arm_reached_in():
+    # Four players (DESIGN: seat 0 bottom, 1 right, 2 top, 3 left): each lays a card in turn,
+    # its arm reaching in from its own edge. Each snapshot names the seat whose arm it saw
+    # (the moving frames of the arm since the last snapshot), and no other.
+    from vision.scene import CardPlacement
+
+    geo = TableGeometry.default(4)
+    bases = [(640.0, 760.0), (1320.0, 380.0), (600.0, -40.0), (-40.0, 340.0)]
+    cards = [
+        CardPlacement("9C", (560.0, 420.0), 4.0, 115.0),
+        CardPlacement("5D", (760.0, 380.0), -3.0, 115.0),
+        CardPlacement("KD", (620.0, 250.0), 2.0, 115.0),
+        CardPlacement("2S", (420.0, 320.0), -2.0, 115.0),
+    ]
+    shots, placed = [Shot(1.0, [], [], frozenset())], []
+    for card, base in zip(cards, bases, strict=True):
+        shots += lay_shots(placed, card, base=base)
+        placed = [*placed, card]
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, geo)
+    snaps = track(video)[0]
+    assert [sorted(s.floor) for s in snaps] == [
+        [],
+        ["9C"],
+        ["5D", "9C"],
+        ["5D", "9C", "KD"],
+        ["2S", "5D", "9C", "KD"],
+    ]
+    assert [[seat for seat, _ in s.arms] for s in snaps[1:]] == [[0], [1], [2], [3]]
 
 
 def scoop_shots(placed: list, taken) -> list[Shot]:
