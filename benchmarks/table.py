@@ -4,7 +4,8 @@ For each match: render it (controller.simulator), encode it to mp4 and decode it
 camera file would arrive), referee it with `Table` + `vision.recognizer.Recognizer`, and
 compare with the true record. Prints the share scored exactly, fouls flagged / false fouls,
 verdict latency (video time from the table settling to the verdict, queued as if frames
-arrived live at the video's rate) and whether processing keeps up with the frame rate.
+arrived live at the video's rate), whether processing keeps up with the frame rate, and how
+often the arm a play's view saw most came from the edge of that play's seat (`arm_seat`).
 
     python3 benchmarks/table.py                      # 20 whole matches, 30 fps
     python3 benchmarks/table.py --matches 4 --rounds 1 --fps 15 --json
@@ -13,7 +14,8 @@ arrived live at the video's rate) and whether processing keeps up with the frame
 
 A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
 (a card touching the floor, landing, scooped, shown), every settled floor snapshot the tracker
-emitted (codes, least confidence, guesses, unreadable cards) and every event: the first line
+emitted (codes, least confidence, guesses, unreadable cards, arms seen: seat:frames) and
+every event: the first line
 where they part shows where a misread began.
 """
 
@@ -117,6 +119,20 @@ def render_match(i: int, args, folder: Path) -> tuple[Path, dict, list | None]:
     return path, truth, labels_by_frame
 
 
+def _count_arm(arms: dict, e, seen: int | None, truth: dict, players: int) -> None:
+    """Count a play's event (a card laid, a turn) against the arm its view saw most."""
+    if e.type not in ("card_laid", "turn", "foul") or e.data.get("play") is None:
+        return
+    rounds = truth["record"]["rounds"]
+    r = e.data.get("round")
+    if r is None or r >= len(rounds):
+        return
+    arms["plays"] += 1
+    if seen is not None:
+        arms["seen"] += 1
+        arms["right"] += seen == (rounds[r]["dealer"] + 1 + e.data["play"]) % players
+
+
 def run_match(i: int, args, recognizer, folder: Path) -> dict:
     import cv2
 
@@ -139,6 +155,17 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         recognizer=tracker_reader or recognizer, subscribers=[events.append],
     )  # fmt: skip
     trace: list[tuple[float, int, str]] = []
+    # the arm each snapshot saw most (`Snapshot.arms`), against the seat of the play it
+    # showed (R1.5: the seat after the dealer plays first)
+    arms = {"plays": 0, "seen": 0, "right": 0}
+    arm_of_view: list[int | None] = [None]
+    feed_snap = table.feed_snapshot
+
+    def with_arm(snap):
+        arm_of_view[0] = max(snap.arms, key=lambda a: a[1])[0] if snap.arms else None
+        return feed_snap(snap)
+
+    table.feed_snapshot = with_arm
     if args.trace is not None:
         feed_snapshot = table.feed_snapshot
 
@@ -156,6 +183,8 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
                     for c in sorted(snap.floor)
                     if c in boxes
                 )
+            if snap.arms:
+                unread += " arms " + ",".join(f"{seat}:{n}" for seat, n in snap.arms)
             trace.append(
                 (
                     snap.t,
@@ -187,6 +216,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         done_at = max(arrival, done_at) + took
         for e in events[before:]:
             finish_of_event[e.id] = done_at
+            _count_arm(arms, e, arm_of_view[0], truth, players)
         k += 1
     cap.release()
     if not args.keep:
@@ -254,6 +284,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         "video_s": duration,
         "process_s": sum(proc),
         "frame_p95_ms": _pct(proc, 95) * 1000,
+        "arms": arms,
         "reads": table.tracker.reads_done,
         "rereads": table.tracker.rereads,  # codes one deck ruled out, re-read as a runner-up
         "merged": table.tracker.merged,  # second looks at one card dropped
@@ -388,6 +419,9 @@ def main() -> None:
         "renames": sum(r["renames"] for r in rows),
         "held_unreadable": sum(r["held_unreadable"] for r in rows),
         "turns": sum(r["turns"] for r in rows),
+        # plays' views (a card laid, a turn) whose arm was seen, and of those how many came
+        # from the play's true seat's edge
+        "arm_seat": {k: sum(r["arms"][k] for r in rows) for k in ("plays", "seen", "right")},
         "latency_ms": {
             "median": round(statistics.median(lat) * 1000) if lat else None,
             "p95": round(_pct(lat, 95) * 1000) if lat else None,
