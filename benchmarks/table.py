@@ -15,8 +15,7 @@ often the arm a play's view saw most came from the edge of that play's seat (`ar
 A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
 (a card touching the floor, landing, scooped, shown), every settled floor snapshot the tracker
 emitted (codes, least confidence, guesses, unreadable cards, arms seen: seat:frames) and
-every event: the first line
-where they part shows where a misread began.
+every event: the first line where they part shows where a misread began.
 """
 
 from __future__ import annotations
