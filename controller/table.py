@@ -38,6 +38,7 @@ from controller.turns import (
     ShowCancelled,
     ShowCardPrompt,
     Snapshot,
+    TrailScooped,
     TurnTracker,
     UnreadablePrompt,
 )
@@ -109,7 +110,8 @@ class Table(CardNaming):
             could_take=self._could_take,
             runner_takes=self._runner_takes,
             lies_still=self.tracker.lies_still,
-            next_reached=self._next_reached,
+            reached=self._reached,
+            players=players,
         )
         self.latencies: list[Latency] = []
         self._show_prompt: int | None = None
@@ -201,16 +203,18 @@ class Table(CardNaming):
     def _side(self, seat: int) -> int:
         return seat % 2 if self.state.players == 4 else seat
 
-    def _next_reached(self, arms: tuple[tuple[int, int], ...]) -> bool | None:
-        """Whether the arms seen over the floor (`Snapshot.arms`: seat, moving frames) came
-        more from the next seat's edge (True) or the edge of the seat to play (False); None
-        when neither was seen more (R1.5: turns pass to the next seat)."""
+    def _reached(self, arms: tuple[tuple[int, int], ...]) -> int | None:
+        """How many seats after the seat to play (R1.5: turns pass to the next seat) the arm
+        seen most over the floor came from (`Snapshot.arms`: seat, moving frames); None with
+        no arm seen, or two seen as often."""
         seat = self.state.to_play
-        if seat is None:
+        if seat is None or not arms:
             return None
-        seen = dict(arms)
-        own, nxt = seen.get(seat, 0), seen.get((seat + 1) % self.state.players, 0)
-        return None if own == nxt else nxt > own
+        most = max(n for _, n in arms)
+        seats = [s for s, n in arms if n == most]
+        if len(seats) > 1:
+            return None
+        return (seats[0] - seat) % self.state.players
 
     # ---- input --------------------------------------------------------------------------------
     def feed_frame(self, frame: np.ndarray, t: float) -> list[Event]:
@@ -397,6 +401,8 @@ class Table(CardNaming):
             return self._new_deal(intent)
         if isinstance(intent, MissedPlay):
             return self._missed_play(intent)
+        if isinstance(intent, TrailScooped):
+            return self._trail_scooped(intent)
         raise TypeError(f"unknown intent {intent!r}")
 
     def _reread(self, intent: Reread) -> list[Event]:
@@ -593,11 +599,32 @@ class Table(CardNaming):
     def _score_event(self, t: float) -> Event:
         return self._emit(ev.SCORE, self.state.score_data(), t)
 
-    def _missed_play(self, intent: MissedPlay) -> list[Event]:
+    def _trail_scooped(self, intent: TrailScooped) -> list[Event]:
+        """The card just judged a trail left the floor with other cards, scooped by its own
+        player: its trail is taken back (the camera's own `undo`) and the play held for the
+        referee with its card unknown (R7 `unreadable`: the read named a card that cannot
+        take them); the cards taken go to that player's side meanwhile. At the round's end
+        the one deck may name it (`_settle_held`)."""
+        rnd = self.state.current_round
+        live = rnd.live_turns() if rnd is not None and not rnd.ended else []
+        if not live or live[-1].card != intent.card:
+            gone = MissedPlay(intent.floor_before | {intent.card}, intent.floor_after, intent.t)
+            return self._missed_play(gone)
+        undo = {"action": "undo", "target": live[-1].event_id, "payload": {"by": "camera"}}
+        out = [self._emit(ev.REFEREE, undo, intent.t)]
+        taken = " ".join(_sorted(intent.floor_before - intent.floor_after))
+        reason = (
+            f"the card read as {intent.card} left the floor with {taken}, which it cannot "
+            "take: name it"
+        )
+        held = MissedPlay(intent.floor_before, intent.floor_after, intent.t)
+        return out + self._missed_play(held, reason)
+
+    def _missed_play(self, intent: MissedPlay, reason: str | None = None) -> list[Event]:
         """Cards left the floor with a card nobody saw (not shown when asked): the turn is
         held for the referee with its card unknown (R7 `unreadable`); the cards taken go to
         the player's side meanwhile, and the seat order goes on. The referee names the card
-        with `correct` (the turn is then judged)."""
+        with `correct` (the turn is then judged). `reason`: what the referee is told."""
         st = self.state
         before, after = _sorted(intent.floor_before), _sorted(intent.floor_after)
         taken = " ".join(c for c in before if c not in after)
@@ -611,7 +638,8 @@ class Table(CardNaming):
             "t_landed": intent.t,
             "confidence": 0.0,
             **_held(UNREADABLE, UNREADABLE),
-            "reason": f"{taken} left the floor with a card the camera did not see: name it",
+            "reason": reason
+            or f"{taken} left the floor with a card the camera did not see: name it",
         }
         if self._show_prompt is not None:
             data["prompt"] = self._show_prompt  # the prompt it answers (unanswered)

@@ -142,6 +142,20 @@ class MissedPlay:
 
 
 @dataclass(frozen=True)
+class TrailScooped:
+    """The card just judged a trail (`card`, laid on `floor_before`) left the floor with
+    other cards, scooped by its own player's arm before anything else came: it made a
+    capture its read cannot make (a J read QC sweeping). Its turn is taken back and held
+    for the referee with its card unknown (R7 `unreadable`), taking the floor to
+    `floor_after`; play goes on from the floor as seen."""
+
+    card: str
+    floor_before: frozenset[str]
+    floor_after: frozenset[str]
+    t: float
+
+
+@dataclass(frozen=True)
 class ShowCancelled:
     """The floor came back as it was before the "show the card" prompt: no turn happened."""
 
@@ -179,6 +193,7 @@ Intent = (
     | Reread
     | NewDeal
     | MissedPlay
+    | TrailScooped
 )
 
 # A new deal lays 4 cards (DESIGN: dealt one by one, face up) on a cleared floor.
@@ -187,6 +202,10 @@ DEAL_FLOOR = 4
 # even near the round's end: a misread of the last cards played names a gone code as often
 # (seen on the held-out deck: the round's last JD read as the JD "played" by a misread).
 NEW_DEAL_GONE = 2
+
+# A capture by the card judged a trail just before is told by its own player's arm, seen
+# reaching in for at least this many moving frames (a lay and scoop: 5-7 at 15 fps)
+SCOOP_ARM_FRAMES = 3
 
 DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
 
@@ -258,9 +277,11 @@ class TurnTracker:
     # lies_still(box) -> whether the place `box` showed no change in this view (a card read
     # faintly there was not lifted; False where no pixels tell)
     lies_still: Callable[[tuple[float, ...]], bool] | None = None
-    # next_reached(arms) -> whether the arms of a view (`Snapshot.arms`) came from the next
-    # seat's edge (True), from the edge of the seat to play (False), or tell neither (None)
-    next_reached: Callable[[tuple[tuple[int, int], ...]], bool | None] | None = None
+    # reached(arms) -> how many seats after the seat to play the arm a view saw
+    # (`Snapshot.arms`) came from: 0 that seat, 1 the next, players - 1 the one before;
+    # None when no arm tells (none seen, or two seen as often)
+    reached: Callable[[tuple[tuple[int, int], ...]], int | None] | None = None
+    players: int = 2  # how many seats play, in turn order
     # last_play() -> whether the next play is the round's last (R8.7: the 48th)
     last_play: Callable[[], bool] | None = None
     # one_play(floor_before, floor_after) -> whether one card still in play takes exactly
@@ -299,6 +320,8 @@ class TurnTracker:
     # (its read, when it was first seen lying, and where), not credited with a turn, when the
     # arm that took them came from the next seat's edge
     _prompt_faint: tuple[dict[str, float], float, tuple[float, ...]] | None = None
+    # the last play, when it was a card judged a trail at once: (card, floor before, after)
+    _last_trail: tuple[str, frozenset[str], frozenset[str]] | None = None
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
@@ -321,7 +344,7 @@ class TurnTracker:
         self.mode = IDLE
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
-        self._prompt_faint = None
+        self._prompt_faint, self._last_trail = None, None
 
     def _rename(self, was: str, card: str, t: float) -> Reread:
         def swap(cards: frozenset[str]) -> frozenset[str]:
@@ -586,6 +609,7 @@ class TurnTracker:
                 )
             ):
                 self.floor = s  # a trail: final at once
+                self._last_trail = (card, f, s)
                 return [_seen_turn(card, f, s, snap)]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
             self._conf, self._unsure = snap.confidence, unsure
@@ -596,6 +620,9 @@ class TurnTracker:
             )
             return [laid]
         if not added and removed:
+            scooped = self._trail_scooped(snap, removed, earlier)
+            if scooped is not None:
+                return [scooped]
             # Cards left but the played card was never seen: ask for it, never guess. (A card
             # read faintly before whose place did not change lies on: its trail comes first.)
             trail = self._faint_stayed(snap, earlier, earlier_t, box)
@@ -608,8 +635,8 @@ class TurnTracker:
                 trail is None
                 and earlier
                 and box is not None
-                and self.next_reached is not None
-                and self.next_reached(snap.arms)
+                and self.reached is not None
+                and self.reached(snap.arms) == 1
             ):
                 self._prompt_faint = (earlier, earlier_t, box)
             prompt = ShowCardPrompt(self.floor, s, snap.t)
@@ -663,6 +690,29 @@ class TurnTracker:
             self._unreadable = s
             return [UnreadablePrompt(f, s, snap.t)]
         return []
+
+    def _trail_scooped(
+        self, snap: Snapshot, removed: frozenset[str], faint: dict[str, float]
+    ) -> TrailScooped | None:
+        """Cards left, nothing new came, and among them the card judged a trail at once in the
+        last play, with nothing seen since (no card read even faintly), taken by an arm from
+        its own player's edge alone, seen reaching in for at least SCOOP_ARM_FRAMES: that
+        card took them (a capture its read cannot make: it was misread, or a card it took
+        was). Its turn is taken back and held for the referee; None otherwise (another card,
+        laid and scooped unseen, took them: the prompt asks for it)."""
+        last, self._last_trail = self._last_trail, None
+        if last is None or faint or self.reached is None:
+            return None
+        card, before, after = last
+        if after != self.floor or card not in removed:
+            return None
+        seen = dict(snap.arms)
+        if self.reached(snap.arms) != self.players - 1 or max(seen.values()) < SCOOP_ARM_FRAMES:
+            return None
+        if len(seen) > 1:
+            return None  # another seat's arm reached in too
+        self.floor = self.floor - removed
+        return TrailScooped(card, before, self.floor, snap.t)
 
     def _faint_stayed(
         self,

@@ -13,7 +13,7 @@ from types import SimpleNamespace as NS
 
 import pytest
 
-from controller.events import CARD_LAID, FOUL, PROMPT, ROUND_STARTED, TURN
+from controller.events import CARD_LAID, FOUL, PROMPT, REFEREE, ROUND_STARTED, TURN
 from controller.simulator import Shot, SimVideo
 from controller.table import Table
 from controller.table_geometry import TableGeometry
@@ -1417,6 +1417,73 @@ def test_a_faint_trail_swept_unseen_by_the_next_players_jack_keeps_its_turn_r2_4
     if sweeper == BOTTOM:
         held = next(e for e in log if e.type in (TURN, FOUL))
         assert "best possible guess QH" in held.data["reason"]
+
+
+class MisReader(FaintReader):
+    """Reads the exact labels plainly, but one card as another code (`misread`: true code ->
+    code read), as surely as the rest."""
+
+    def __init__(self, geometry: TableGeometry, misread: dict):
+        super().__init__(geometry, "", [])
+        self.misread = misread
+
+    def observe(self, image, t):
+        seen = super().observe(image, t)
+        for card in seen.cards:
+            code = self.misread.get(card.code, card.code)
+            card.code, card.alts = code, [(code, 0.97)]
+        return seen
+
+
+@pytest.mark.parametrize("sweeper", [TOP, BOTTOM])
+def test_a_trail_its_own_player_scoops_with_the_floor_is_held_not_a_missed_play_r2_4_r7(sweeper):
+    # A rendered table; the floor is 9C 5D 8C KD (seat 1, at the top edge, plays first).
+    # Seat 1 lays a JC that the camera reads plainly as a QC: a Q takes only a Q (R2.3), so
+    # it is judged a trail at once. Seat 1's own arm then sweeps the whole floor, the JC
+    # with it (R2.4), before anything else comes: the card judged a trail made a capture its
+    # read cannot make. Its trail is taken back (the camera's `undo`) and the play held for
+    # the referee with its card unknown (R7 `unreadable`), the floor empty and seat 0 to
+    # play: no play is asked of seat 0 and none credited to it. Where seat 0's arm took the
+    # floor instead (a card laid and scooped unseen), the QC trail stands and seat 0 is
+    # asked to show its card.
+    from vision.scene import CardPlacement
+
+    c9 = CardPlacement("9C", (420.0, 300.0), 4.0, 115.0)
+    d5 = CardPlacement("5D", (600.0, 300.0), -3.0, 115.0)
+    c8 = CardPlacement("8C", (780.0, 300.0), 2.0, 115.0)
+    kd = CardPlacement("KD", (960.0, 300.0), -2.0, 115.0)
+    jc = CardPlacement("JC", (520.0, 470.0), 3.0, 115.0)
+    floor = [c9, d5, c8, kd]
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, jc, base=TOP)
+    shots += _sweep_shots([*floor, jc], sweeper)
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = MisReader(GEO, {"JC": "QC"})
+    log: list = []
+    table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        table.feed_frame(frame, t)
+    seen = [(e.type, e.data.get("seat"), e.data.get("card"), e.data.get("verdict") or
+             e.data.get("action") or e.data.get("kind"))
+            for e in log if e.type in (TURN, FOUL, REFEREE, PROMPT)]  # fmt: skip
+    trail = (TURN, 1, "QC", "trail")
+    if sweeper == TOP:
+        assert seen == [trail, (REFEREE, None, None, "undo"), (FOUL, 1, None, "unreadable")]
+        held = log[-1].data
+        assert held["floor_before"] == ["5D", "8C", "9C", "KD"]
+        assert held["floor_after"] == []
+        assert "read as QC" in held["reason"]
+        assert [tr.card for tr in table.state.current_round.live_turns()] == [None]
+        assert table.state.to_play == 0
+        assert table.state.floor == ()
+        again = replay(log)  # the log alone gives the same table (a restart)
+        assert (again.floor, again.to_play) == ((), 0)
+        assert [tr.card for tr in again.current_round.live_turns()] == [None]
+    else:
+        assert seen == [trail, (PROMPT, 0, None, "show_card")]
+        assert table.state.to_play == 0
+        assert table.state.floor == ("5D", "8C", "9C", "QC", "KD")  # until a card is shown
 
 
 def test_a_faint_trail_read_plainly_with_the_next_card_that_can_take_came_first_r2_2_r2_7():
