@@ -699,10 +699,13 @@ class TurnTracker:
         its own player's edge alone, seen reaching in for at least SCOOP_ARM_FRAMES: that
         card took them (a capture its read cannot make: it was misread, or a card it took
         was). Its turn is taken back and held for the referee; None otherwise (another card,
-        laid and scooped unseen, took them: the prompt asks for it)."""
+        laid and scooped unseen, took them: the prompt asks for it; or, before the round's
+        last play, the last capturer gathered the floor after that play, R3.5)."""
         last, self._last_trail = self._last_trail, None
         if last is None or faint or self.reached is None:
             return None
+        if self.last_play is not None and self.last_play():
+            return None  # the round's last card, unseen, then the floor gathered (R3.5)
         card, before, after = last
         if after != self.floor or card not in removed:
             return None

@@ -453,3 +453,32 @@ def test_the_card_read_faintly_before_is_the_trail_of_the_two_r2_3():
     table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=(("QS", 0.6), ("KS", 0.2))))
     trail, laid = table.feed_snapshot(clock.snap("QD QS"))
     assert (trail.data["card"], trail.data["seat"], laid.data["card"]) == ("QS", 0, "QD")
+
+
+@pytest.mark.parametrize("last", [False, True])
+def test_a_trail_gathered_with_the_floor_at_the_rounds_end_is_no_capture_r3_5(last):
+    # A QC is judged a trail on 9C 5D (a Q takes only a Q, R2.3). Then the floor is cleared
+    # by the QC's own player's arm (the seat before the one to play), nothing else seen: the
+    # QC made a capture its read cannot make, and its trail is taken back to be held. But
+    # when the next play is the round's 48th (R8.7), that card may have come unseen and the
+    # last capturer gathered the floor after it (R3.5): the turns ask, as for any unseen play.
+    from controller.turns import ShowCardPrompt, TrailScooped, TurnTracker
+
+    tt = TurnTracker(
+        lambda floor, card: False,
+        lambda card: False,
+        reached=lambda arms: 1,  # two players: the seat before the one to play
+        last_play=lambda: last,
+    )
+    tt.set_floor(frozenset({"9C", "5D"}))
+    (trail,) = tt.step(Snapshot(1.0, frozenset({"9C", "5D", "QC"})))
+    assert (trail.card, trail.floor_after) == ("QC", frozenset({"9C", "5D", "QC"}))
+    (intent,) = tt.step(Snapshot(2.0, frozenset(), arms=((1, 6),)))
+    if last:
+        assert isinstance(intent, ShowCardPrompt)
+    else:
+        assert isinstance(intent, TrailScooped)
+        assert (intent.card, intent.floor_before, intent.floor_after) == (
+            "QC", frozenset({"9C", "5D"}), frozenset()
+        )  # fmt: skip
+        assert tt.floor == frozenset()
