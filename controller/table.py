@@ -607,14 +607,14 @@ class Table(CardNaming):
         the one deck may name it (`_settle_held`)."""
         rnd = self.state.current_round
         live = rnd.live_turns() if rnd is not None and not rnd.ended else []
-        if not live or live[-1].card != intent.card:
-            gone = MissedPlay(intent.floor_before | {intent.card}, intent.floor_after, intent.t)
+        if not live or live[-1].card != intent.read_as:
+            gone = MissedPlay(intent.floor_before | {intent.read_as}, intent.floor_after, intent.t)
             return self._missed_play(gone)
         undo = {"action": "undo", "target": live[-1].event_id, "payload": {"by": "camera"}}
         out = [self._emit(ev.REFEREE, undo, intent.t)]
         taken = " ".join(_sorted(intent.floor_before - intent.floor_after))
         reason = (
-            f"the card read as {intent.card} left the floor with {taken}, which it cannot "
+            f"the card read as {intent.read_as} left the floor with {taken}, which it cannot "
             "take: name it"
         )
         held = MissedPlay(intent.floor_before, intent.floor_after, intent.t)

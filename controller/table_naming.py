@@ -16,7 +16,7 @@ from controller.referee_actions import try_decision
 from controller.store import Conflict
 from controller.table_state import UNREADABLE, TableState, history_before
 from controller.tracker import name_otherwise, same_place
-from controller.turns import CardLaid, ObservedTurn, Snapshot, TrailScooped
+from controller.turns import CardLaid, ObservedTurn, Snapshot
 from engine.cards import FULL_DECK
 from engine.match import PLAYS_PER_ROUND
 
@@ -197,8 +197,8 @@ class CardNaming:
         if the code were gone (`_not_own`): never a duplicate card."""
         card = getattr(intent, "card", None)
         rnd = self.state.current_round
-        if not card or rnd is None or rnd.ended or isinstance(intent, TrailScooped):
-            return intent  # (a trail taken back names no card: its read was the misread)
+        if not card or rnd is None or rnd.ended:
+            return intent
         before = getattr(intent, "floor_before", self.turns.on_floor())
         own = card in self._soft and card not in before
         if not own and not getattr(intent, "unsure", False):

@@ -139,6 +139,7 @@ class FloorTracker:
     _mask: np.ndarray | None = None
     _inner: np.ndarray | None = None
     _deep: np.ndarray | None = None
+    _border: tuple[np.ndarray, np.ndarray] = (np.zeros(0, int), np.zeros(0, int))
     moving: bool = False
     cards: dict[str, list[float]] = field(default_factory=dict)  # last snapshot's card boxes
     # ... of those whose box is only a guess around one index (`Detection.index`), that index
@@ -295,6 +296,10 @@ class FloorTracker:
             # over it by a few pixels (RULES R1.1: captured cards go to the players' edges).
             k = 2 * max(1, round(self.config.arm_depth * sw)) + 1
             self._deep = cv2.erode(self._mask.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+            # the motion image's border pixels (rows, columns): where arms come in
+            rows = np.concatenate([np.zeros(sw), np.full(sw, sh - 1), np.arange(sh), np.arange(sh)])
+            cols = np.concatenate([np.arange(sw), np.arange(sw), np.zeros(sh), np.full(sh, sw - 1)])
+            self._border = (rows.astype(int), cols.astype(int))
         sw, sh = self._mask.shape[1], self._mask.shape[0]
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -319,9 +324,8 @@ class FloorTracker:
         if n <= 1:
             return []
         h, w = labels.shape
-        ys = np.concatenate([np.zeros(w), np.full(w, h - 1), np.arange(h), np.arange(h)])
-        xs = np.concatenate([np.arange(w), np.arange(w), np.zeros(h), np.full(h, w - 1)])
-        border = labels[ys.astype(int), xs.astype(int)]
+        ys, xs = self._border
+        border = labels[ys, xs]
         on_floor = labels[self._deep & (moved > 0)]
         arms = []
         for k in set(np.unique(border).tolist()) - {0}:

@@ -143,13 +143,14 @@ class MissedPlay:
 
 @dataclass(frozen=True)
 class TrailScooped:
-    """The card just judged a trail (`card`, laid on `floor_before`) left the floor with
-    other cards, scooped by its own player's arm before anything else came: it made a
-    capture its read cannot make (a J read QC sweeping). Its turn is taken back and held
-    for the referee with its card unknown (R7 `unreadable`), taking the floor to
-    `floor_after`; play goes on from the floor as seen."""
+    """The card just judged a trail (read as `read_as`, laid on `floor_before`) left the
+    floor with other cards, scooped by its own player's arm before anything else came: it
+    made a capture its read cannot make (a J read QC sweeping). Its turn is taken back and
+    held for the referee with its card unknown (R7 `unreadable`), taking the floor to
+    `floor_after`; play goes on from the floor as seen. (No `card`: its code names no card,
+    so nothing that renames or claims a view's cards touches it.)"""
 
-    card: str
+    read_as: str
     floor_before: frozenset[str]
     floor_after: frozenset[str]
     t: float
@@ -709,11 +710,12 @@ class TurnTracker:
         card, before, after = last
         if after != self.floor or card not in removed:
             return None
-        seen = dict(snap.arms)
-        if self.reached(snap.arms) != self.players - 1 or max(seen.values()) < SCOOP_ARM_FRAMES:
+        if (
+            len(snap.arms) != 1  # none seen, or another seat's arm reached in too
+            or snap.arms[0][1] < SCOOP_ARM_FRAMES
+            or self.reached(snap.arms) != self.players - 1
+        ):
             return None
-        if len(seen) > 1:
-            return None  # another seat's arm reached in too
         self.floor = self.floor - removed
         return TrailScooped(card, before, self.floor, snap.t)
 

@@ -1298,6 +1298,36 @@ def _show_shots(placed: list, shown) -> list[Shot]:
     ]
 
 
+def _floor_placed() -> list:
+    """Where a rendered table's floor 9C 5D 8C KD lies (seat 1 plays first)."""
+    from vision.scene import CardPlacement
+
+    return [
+        CardPlacement("9C", (420.0, 300.0), 4.0, 115.0),
+        CardPlacement("5D", (600.0, 300.0), -3.0, 115.0),
+        CardPlacement("8C", (780.0, 300.0), 2.0, 115.0),
+        CardPlacement("KD", (960.0, 300.0), -2.0, 115.0),
+    ]
+
+
+def _refereed(shots: list, reader) -> tuple[Table, list]:
+    """A two-player classic table (seat 1 first) refereeing the rendered `shots` from frames
+    read by `reader`; its events."""
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    log: list = []
+    table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        table.feed_frame(frame, t)
+    return table, log
+
+
+def _plays(log: list) -> list:
+    """(seat, card, verdict, cards taken) of every turn and foul in `log`."""
+    return [(e.data["seat"], e.data["card"], e.data["verdict"], e.data.get("takes"))
+            for e in log if e.type in (TURN, FOUL)]  # fmt: skip
+
+
 @pytest.mark.parametrize("lifted", [False, True])
 def test_a_faint_trail_then_a_capture_laid_and_scooped_unseen_keeps_its_turn_r2_7(lifted):
     # A rendered table; the floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 trails a QH,
@@ -1310,10 +1340,7 @@ def test_a_faint_trail_then_a_capture_laid_and_scooped_unseen_keeps_its_turn_r2_
     # prompt asks for the card, and the 8H shown is seat 1's play.
     from vision.scene import CardPlacement
 
-    c9 = CardPlacement("9C", (420.0, 300.0), 4.0, 115.0)
-    d5 = CardPlacement("5D", (600.0, 300.0), -3.0, 115.0)
-    c8 = CardPlacement("8C", (780.0, 300.0), 2.0, 115.0)
-    kd = CardPlacement("KD", (960.0, 300.0), -2.0, 115.0)
+    c9, d5, c8, kd = _floor_placed()
     qh = CardPlacement("QH", (520.0, 470.0), 3.0, 115.0)
     h8 = CardPlacement("8H", (760.0, 480.0), -4.0, 115.0)
     floor = [c9, d5, c8, kd]
@@ -1325,15 +1352,9 @@ def test_a_faint_trail_then_a_capture_laid_and_scooped_unseen_keeps_its_turn_r2_
     else:
         shots += scoop_shots([*floor, qh], c8)
     shots += _show_shots(after, h8)
-    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
     reader = FaintReader(GEO, "QH", [("QH", 0.56), ("KD", 0.18), ("KH", 0.14)])
-    log: list = []
-    table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = labels
-        table.feed_frame(frame, t)
-    turns = [(e.data["seat"], e.data["card"], e.data["verdict"], e.data.get("takes"))
-             for e in log if e.type in (TURN, FOUL)]  # fmt: skip
+    table, log = _refereed(shots, reader)
+    turns = _plays(log)
     prompts = [(e.data["seat"], e.data["kind"]) for e in log if e.type == PROMPT]
     if lifted:
         assert prompts == [(1, "show_card")]
@@ -1342,22 +1363,6 @@ def test_a_faint_trail_then_a_capture_laid_and_scooped_unseen_keeps_its_turn_r2_
         assert turns == [(1, "QH", "trail", []), (0, "8H", "capture", ["8C"])]
         assert prompts == [(0, "show_card")]
         assert set(table.state.floor) == {"9C", "5D", "KD", "QH"}
-
-
-def _sweep_shots(placed: list, base) -> list[Shot]:
-    """An arm from `base` (off a frame edge) reaching over the floor and carrying all of it
-    away in one motion (a J laid on it and swept with it, too quick for a still view
-    between), then the table still."""
-    x, y = placed[-1].center
-    ex, ey = base[0], min(max(base[1], 20.0), 700.0)
-    reach = [(base, (x + (ex - x) * (1 - k / 4), y + (ey - y) * (1 - k / 4)), None)
-             for k in range(1, 5)]  # fmt: skip
-    back = [(base, (x + (ex - x) * k / 4, y + (ey - y) * k / 4), placed[-1]) for k in range(4)]
-    return [
-        Shot(0.4, placed, reach, frozenset()),
-        Shot(0.4, [], back, frozenset()),
-        Shot(0.9, [], [], frozenset()),
-    ]
 
 
 TOP, BOTTOM = (700.0, -40.0), (400.0, 760.0)  # arms' bases: seat 1's edge, seat 0's
@@ -1387,28 +1392,17 @@ def test_a_faint_trail_swept_unseen_by_the_next_players_jack_keeps_its_turn_r2_4
     # the floor, the faint card may have been the JD itself: seat 1's sweep, as before.
     from vision.scene import CardPlacement
 
-    c9 = CardPlacement("9C", (420.0, 300.0), 4.0, 115.0)
-    d5 = CardPlacement("5D", (600.0, 300.0), -3.0, 115.0)
-    c8 = CardPlacement("8C", (780.0, 300.0), 2.0, 115.0)
-    kd = CardPlacement("KD", (960.0, 300.0), -2.0, 115.0)
+    c9, d5, c8, kd = _floor_placed()
     qh = CardPlacement("QH", (520.0, 470.0), 3.0, 115.0)
     jd = CardPlacement("JD", (760.0, 480.0), -4.0, 115.0)
     floor = [c9, d5, c8, kd]
     shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
     shots += lay_shots(floor, qh, base=TOP)
-    shots += _sweep_shots([*floor, qh], sweeper)
+    shots += scoop_shots([*floor, qh], qh, base=sweeper, rest=[])  # the whole floor
     shots += _show_shots([], jd)
-    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
     alts = [("QH", 0.46), ("QD", 0.21), ("TH", 0.19), ("TD", 0.09), ("JD", 0.06)]
-    reader = FaintReader(GEO, "QH", alts)
-    log: list = []
-    table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = labels
-        table.feed_frame(frame, t)
-    seen = [(e.data["seat"], e.data["card"], e.data["verdict"], e.data.get("takes"))
-            for e in log if e.type in (TURN, FOUL)]  # fmt: skip
-    assert seen == turns
+    table, log = _refereed(shots, FaintReader(GEO, "QH", alts))
+    assert _plays(log) == turns
     prompts = [(e.data["seat"], e.data["kind"]) for e in log if e.type == PROMPT]
     assert prompts == [(1, "show_card")]
     assert table.state.floor == ()
@@ -1448,22 +1442,13 @@ def test_a_trail_its_own_player_scoops_with_the_floor_is_held_not_a_missed_play_
     # asked to show its card.
     from vision.scene import CardPlacement
 
-    c9 = CardPlacement("9C", (420.0, 300.0), 4.0, 115.0)
-    d5 = CardPlacement("5D", (600.0, 300.0), -3.0, 115.0)
-    c8 = CardPlacement("8C", (780.0, 300.0), 2.0, 115.0)
-    kd = CardPlacement("KD", (960.0, 300.0), -2.0, 115.0)
+    c9, d5, c8, kd = _floor_placed()
     jc = CardPlacement("JC", (520.0, 470.0), 3.0, 115.0)
     floor = [c9, d5, c8, kd]
     shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
     shots += lay_shots(floor, jc, base=TOP)
-    shots += _sweep_shots([*floor, jc], sweeper)
-    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
-    reader = MisReader(GEO, {"JC": "QC"})
-    log: list = []
-    table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = labels
-        table.feed_frame(frame, t)
+    shots += scoop_shots([*floor, jc], jc, base=sweeper, rest=[])  # the whole floor
+    table, log = _refereed(shots, MisReader(GEO, {"JC": "QC"}))
     seen = [(e.type, e.data.get("seat"), e.data.get("card"), e.data.get("verdict") or
              e.data.get("action") or e.data.get("kind"))
             for e in log if e.type in (TURN, FOUL, REFEREE, PROMPT)]  # fmt: skip

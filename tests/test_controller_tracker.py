@@ -316,16 +316,16 @@ def test_a_snapshot_tells_from_which_seats_edge_the_arm_reached_in():
     assert [[seat for seat, _ in s.arms] for s in snaps[1:]] == [[0], [1], [2], [3]]
 
 
-def scoop_shots(placed: list, taken) -> list[Shot]:
-    """A hand reaching from the near edge to `taken`, carrying it away (a card laid on it
-    and scooped with it in one motion, too quick for a still view between), and the table
-    still after it."""
-    base = (400.0, 760.0)
+def scoop_shots(placed: list, taken, base=(400.0, 760.0), rest=None) -> list[Shot]:
+    """A hand reaching from the near edge (or the arm's `base` off another edge) to `taken`,
+    carrying it away (a card laid on it and scooped with it in one motion, too quick for a
+    still view between), and the table still after it, with `rest` (the other cards) on it."""
     x, y = taken.center
-    reach = [(base, (x + (400.0 - x) * (1 - k / 4), y + (700.0 - y) * (1 - k / 4)), None)
+    ex, ey = base[0], min(max(base[1], 20.0), 700.0)
+    reach = [(base, (x + (ex - x) * (1 - k / 4), y + (ey - y) * (1 - k / 4)), None)
              for k in range(1, 5)]  # fmt: skip
-    rest = [p for p in placed if p is not taken]
-    back = [(base, (x + (400.0 - x) * k / 4, y + (700.0 - y) * k / 4), taken) for k in range(4)]
+    rest = [p for p in placed if p is not taken] if rest is None else rest
+    back = [(base, (x + (ex - x) * k / 4, y + (ey - y) * k / 4), taken) for k in range(4)]
     return [
         Shot(0.4, placed, reach, frozenset()),
         Shot(0.4, rest, back, frozenset()),

@@ -478,7 +478,7 @@ def test_a_trail_gathered_with_the_floor_at_the_rounds_end_is_no_capture_r3_5(la
         assert isinstance(intent, ShowCardPrompt)
     else:
         assert isinstance(intent, TrailScooped)
-        assert (intent.card, intent.floor_before, intent.floor_after) == (
+        assert (intent.read_as, intent.floor_before, intent.floor_after) == (
             "QC", frozenset({"9C", "5D"}), frozenset()
         )  # fmt: skip
         assert tt.floor == frozenset()
