@@ -14,7 +14,7 @@ often the arm a play's view saw most came from the edge of that play's seat (`ar
 
 A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
 (a card touching the floor, landing, scooped, shown), every settled floor snapshot the tracker
-emitted (codes, least confidence, guesses, unreadable cards, arms seen: seat:frames) and
+emitted (codes, least confidence, guesses, unreadable cards, arms seen: seat:seconds) and
 every event: the first line where they part shows where a misread began.
 """
 
@@ -183,7 +183,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
                     if c in boxes
                 )
             if snap.arms:
-                unread += " arms " + ",".join(f"{seat}:{n}" for seat, n in snap.arms)
+                unread += " arms " + ",".join(f"{seat}:{n:.2f}s" for seat, n in snap.arms)
             trace.append(
                 (
                     snap.t,

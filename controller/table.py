@@ -203,9 +203,9 @@ class Table(CardNaming):
     def _side(self, seat: int) -> int:
         return seat % 2 if self.state.players == 4 else seat
 
-    def _reached(self, arms: tuple[tuple[int, int], ...]) -> int | None:
+    def _reached(self, arms: tuple[tuple[int, float], ...]) -> int | None:
         """How many seats after the seat to play (R1.5: turns pass to the next seat) the arm
-        seen most over the floor came from (`Snapshot.arms`: seat, moving frames); None with
+        seen most over the floor came from (`Snapshot.arms`: seat, seconds); None with
         no arm seen, or two seen as often."""
         seat = self.state.to_play
         if seat is None or not arms:

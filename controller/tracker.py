@@ -164,8 +164,9 @@ class FloorTracker:
     _delta: np.ndarray | None = None  # this read's changed pixels since the last snapshot
     _colour: np.ndarray | None = None  # this read's view in colour, at the motion image's size
     _ref_colour: np.ndarray | None = None  # ... and the last snapshot's
-    # arms seen reaching in since the last snapshot: seat -> moving frames (`Snapshot.arms`)
-    _arms: dict[int, int] = field(default_factory=dict)
+    # arms seen reaching in since the last snapshot: seat -> seconds of moving video
+    # (`Snapshot.arms`)
+    _arms: dict[int, float] = field(default_factory=dict)
 
     # ---- thresholds -------------------------------------------------------------------------
     @property
@@ -213,8 +214,8 @@ class FloorTracker:
         )
         if self.moving:
             seat = self._arm_seat(small) if self._ref is not None else None
-            if seat is not None:
-                self._arms[seat] = self._arms.get(seat, 0) + 1
+            if seat is not None:  # (each frame counts for the time it stands for: any frame rate)
+                self._arms[seat] = self._arms.get(seat, 0.0) + (t - prev_t)
             self._still_since, self._reads, self._done = None, [], False
             self._still_frames, self._still_ref = 0, None
             return None

@@ -35,8 +35,9 @@ class Snapshot:
     # off a white table)
     unread: frozenset[str] = frozenset()
     # arms seen reaching in over the floor since the last snapshot, from each seat's edge:
-    # (seat, moving frames), seats in turn order (DESIGN: each player sits at an edge)
-    arms: tuple[tuple[int, int], ...] = ()
+    # (seat, seconds of moving video), seats in turn order (DESIGN: each player sits at an
+    # edge)
+    arms: tuple[tuple[int, float], ...] = ()
 
     def confidence_of(self, code: str) -> float | None:
         return next((c for k, c in self.confidences if k == code), None)
@@ -205,8 +206,9 @@ DEAL_FLOOR = 4
 NEW_DEAL_GONE = 2
 
 # A capture by the card judged a trail just before is told by its own player's arm, seen
-# reaching in for at least this many moving frames (a lay and scoop: 5-7 at 15 fps)
-SCOOP_ARM_FRAMES = 3
+# reaching in for at least this many seconds of moving video (a lay and scoop: 0.33-0.47 s;
+# three frames at 15 fps, the rate it was measured at, less a rounding margin)
+SCOOP_ARM_S = 0.19
 
 DEAL, IDLE, LAID, AWAIT_SHOW, SHOWING = "deal", "idle", "laid", "await_show", "showing"
 
@@ -281,7 +283,7 @@ class TurnTracker:
     # reached(arms) -> how many seats after the seat to play the arm a view saw
     # (`Snapshot.arms`) came from: 0 that seat, 1 the next, players - 1 the one before;
     # None when no arm tells (none seen, or two seen as often)
-    reached: Callable[[tuple[tuple[int, int], ...]], int | None] | None = None
+    reached: Callable[[tuple[tuple[int, float], ...]], int | None] | None = None
     players: int = 2  # how many seats play, in turn order
     # last_play() -> whether the next play is the round's last (R8.7: the 48th)
     last_play: Callable[[], bool] | None = None
@@ -697,7 +699,7 @@ class TurnTracker:
     ) -> TrailScooped | None:
         """Cards left, nothing new came, and among them the card judged a trail at once in the
         last play, with nothing seen since (no card read even faintly), taken by an arm from
-        its own player's edge alone, seen reaching in for at least SCOOP_ARM_FRAMES: that
+        its own player's edge alone, seen reaching in for at least SCOOP_ARM_S: that
         card took them (a capture its read cannot make: it was misread, or a card it took
         was). Its turn is taken back and held for the referee; None otherwise (another card,
         laid and scooped unseen, took them: the prompt asks for it; or, before the round's
@@ -712,7 +714,7 @@ class TurnTracker:
             return None
         if (
             len(snap.arms) != 1  # none seen, or another seat's arm reached in too
-            or snap.arms[0][1] < SCOOP_ARM_FRAMES
+            or snap.arms[0][1] < SCOOP_ARM_S
             or self.reached(snap.arms) != self.players - 1
         ):
             return None
