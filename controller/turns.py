@@ -478,7 +478,33 @@ class TurnTracker:
             bad = tuple(sorted(c for c in last if self.bad_initial(c)))
             self.set_floor(last)
             return [RoundStart(last, snap.t, misdeal=bad), *self._idle(snap)]
-        return []
+        return self._faint_dealt_read(snap, prev)
+
+    def _faint_dealt_read(self, snap: Snapshot, prev: frozenset[str] | None) -> list[Intent]:
+        """The deal's card read only faintly, read plainly at last in the view where the
+        first play came too (the 3 cards read plainly before it, two new: the code its faint
+        read named first and another): it is the 4th dealt card and the other is the first
+        play (R1.2: a deal lays 4 cards), never a floor of 4 that the first play's capture
+        left. Nothing otherwise: the deal waits for a floor of 4."""
+        held = self._deal_faint
+        if held is None or prev is None or len(prev) != DEAL_FLOOR - 1 or not prev < snap.floor:
+            return []
+        added, faint = snap.floor - prev, held[0]
+        card = max(faint, key=faint.__getitem__)
+        if len(added) != 2 or card not in added:
+            return []
+        self._deal_faint = None
+        dealt = prev | {card}
+        bad = tuple(sorted(c for c in dealt if self.bad_initial(c)))
+        self.set_floor(dealt)
+        conf = dict(snap.confidences)
+        start = RoundStart(
+            dealt,
+            snap.t,
+            misdeal=bad,
+            confidences=tuple(conf[c] for c in sorted(dealt) if c in conf),
+        )
+        return [start, *self._idle(snap)]
 
     def _note_deal_faint(self, snap: Snapshot) -> None:
         """A card of the deal read too faintly to accept beside the cards read plainly (its

@@ -19,6 +19,7 @@ from controller.cli import run as cli
 from engine.record import score_record
 
 ROOT = Path(__file__).resolve().parents[1]
+SEED_4P = "3"  # a four-player Egyptian deal
 
 
 def call(capsys, *args: str) -> tuple[int, str, str]:
@@ -57,6 +58,33 @@ def test_rendered_match_is_refereed_from_the_video(tmp_path, capsys):
     assert result["totals"] == expected["totals"]
     assert max(result["totals"]) >= 101
     assert (result["finished"], result["winner"]) == (True, expected["winner"])
+    assert result["fouls"] == truth["fouls"]
+
+
+@pytest.mark.slow
+def test_a_four_player_round_filmed_at_30_fps_is_refereed_from_the_video(tmp_path, capsys):
+    # `simulate`'s own frame rate (DESIGN: video may be 15 or 30 fps): one Egyptian round of
+    # two teams (seats 0+2 against 1+3, R5), one foul injected (R7). Refereed from the video
+    # alone, the teams' round score and the flagged foul must be the true record's.
+    video, record = tmp_path / "team.mp4", tmp_path / "team.json"
+    code, out, err = call(
+        capsys, "simulate", "--variant", "egyptian", "--players", "4", "--seed", SEED_4P,
+        "--dealer", "2", "--rounds", "1", "--fouls", "1", "--fps", "30",
+        "--out", str(video), "--record", str(record), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    truth = json.loads((tmp_path / "team.fouls.json").read_text())
+    expected = score_record(record)
+    assert len(truth["fouls"]) == 1 and len(expected["rounds"]) == 1
+    assert len(expected["totals"]) == 2  # two teams
+    code, out, err = call(
+        capsys, "run", "--source", str(video), "--variant", "egyptian", "--players", "4",
+        "--dealer", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["rounds"] == expected["rounds"]
+    assert result["totals"] == expected["totals"]
     assert result["fouls"] == truth["fouls"]
 
 

@@ -887,6 +887,31 @@ def test_a_first_dealt_card_read_faintly_on_an_empty_floor_is_dealt_r1_2_r1_3():
     )  # fmt: skip
 
 
+def test_a_faint_dealt_card_read_plainly_with_the_first_play_is_dealt_r1_2_r2_2():
+    # The dealer's first card lands on the empty floor, read only faintly (KC 0.71, KH 0.12);
+    # 6S, 4H and 5S follow, read plainly. The KC is read plainly at last in the view where
+    # seat 1's 4C lands too: a deal lays 4 cards (R1.2), so the deal is KC 6S 4H 5S and the
+    # 4C is the first play, taking the 4H (R2.2). Before, the deal waited for a floor of 4,
+    # took KC 6S 5S and the next play's 5D for it, and every later play of the round went to
+    # the wrong seat (a rendered held-out match, three plays held for the referee).
+    table, clock = _dealing()
+    snap = clock.snap("")
+    faint = (("KC", 0.71), ("KH", 0.12), ("KD", 0.06))
+    assert table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=FAINT_AT)) == []
+    for cards in ("6S", "4H 6S", "4H 5S 6S"):
+        assert table.feed_snapshot(clock.snap(cards)) == []
+    started, laid = table.feed_snapshot(clock.snap("4C 4H 5S 6S KC"))
+    assert (started.type, set(started.data["floor"])) == (ROUND_STARTED, {"KC", "6S", "4H", "5S"})
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "4C", 1)
+    (turn,) = table.feed_snapshot(clock.snap("5S 6S KC"))
+    assert (turn.data["card"], turn.data["verdict"], turn.data["takes"]) == (
+        "4C",
+        "capture",
+        ["4H"],
+    )
+    assert table.state.to_play == 0
+
+
 def test_a_faint_read_too_weak_to_count_a_card_leaves_the_deal_as_read_r1_2():
     # A read under half the probability (KS 0.3) is no card: the 4 cards read plainly are
     # the deal.
