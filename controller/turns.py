@@ -493,18 +493,24 @@ class TurnTracker:
         card = max(faint, key=faint.__getitem__)
         if len(added) != 2 or card not in added:
             return []
+        return [self._dealt(prev | {card}, snap, prev | {card}), *self._idle(snap)]
+
+    def _dealt(
+        self, dealt: frozenset[str], snap: Snapshot, plain: frozenset[str], faint=None
+    ) -> RoundStart:
+        """The round starts on `dealt`, seen in `snap` beside the first play (a J or 7D still
+        among it: the dealer skipped the fix, a misdeal, R1.3); `plain`: its cards read
+        plainly (their confidences are logged), `faint`: the one read too faintly, if any."""
         self._deal_faint = None
-        dealt = prev | {card}
-        bad = tuple(sorted(c for c in dealt if self.bad_initial(c)))
         self.set_floor(dealt)
         conf = dict(snap.confidences)
-        start = RoundStart(
+        return RoundStart(
             dealt,
             snap.t,
-            misdeal=bad,
-            confidences=tuple(conf[c] for c in sorted(dealt) if c in conf),
+            misdeal=tuple(sorted(c for c in dealt if self.bad_initial(c))),
+            confidences=tuple(conf[c] for c in sorted(plain) if c in conf),
+            faint=faint,
         )
-        return [start, *self._idle(snap)]
 
     def _note_deal_faint(self, snap: Snapshot) -> None:
         """A card of the deal read too faintly to accept beside the cards read plainly (its
@@ -542,19 +548,8 @@ class TurnTracker:
             # (a J or 7D read faintly may have gone back to the deck, R1.3: the card that came
             # may be its replacement)
             return None
-        self._deal_faint = None
         card, share = named
-        dealt = three | {card}
-        bad = tuple(sorted(c for c in dealt if self.bad_initial(c)))
-        self.set_floor(dealt)
-        conf = dict(snap.confidences)
-        start = RoundStart(
-            dealt,
-            snap.t,
-            misdeal=bad,
-            confidences=tuple(conf[c] for c in sorted(three) if c in conf),  # read plainly
-            faint=(card, share, box),
-        )
+        start = self._dealt(three | {card}, snap, three, faint=(card, share, box))
         return [start, *self._idle(replace(snap, floor=s | {card}, faint=()))]
 
     def _idle(self, snap: Snapshot) -> list[Intent]:
