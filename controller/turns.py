@@ -475,9 +475,7 @@ class TurnTracker:
         # skipped the R1.3 fix (a misdeal); start from that floor and read the play.
         last = self._last4
         if last is not None and last < s and len(s - last) == 1:
-            bad = tuple(sorted(c for c in last if self.bad_initial(c)))
-            self.set_floor(last)
-            return [RoundStart(last, snap.t, misdeal=bad), *self._idle(snap)]
+            return [self._dealt(last, snap, frozenset()), *self._idle(snap)]
         return self._faint_dealt_read(snap, prev)
 
     def _faint_dealt_read(self, snap: Snapshot, prev: frozenset[str] | None) -> list[Intent]:
@@ -496,7 +494,11 @@ class TurnTracker:
         return [self._dealt(prev | {card}, snap, prev | {card}), *self._idle(snap)]
 
     def _dealt(
-        self, dealt: frozenset[str], snap: Snapshot, plain: frozenset[str], faint=None
+        self,
+        dealt: frozenset[str],
+        snap: Snapshot,
+        plain: frozenset[str],
+        faint: tuple[str, float, tuple[float, ...]] | None = None,
     ) -> RoundStart:
         """The round starts on `dealt`, seen in `snap` beside the first play (a J or 7D still
         among it: the dealer skipped the fix, a misdeal, R1.3); `plain`: its cards read
