@@ -28,6 +28,16 @@ def call(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def refereed(capsys, video: Path, variant: str, players: int, dealer: int) -> dict:
+    """`run --source VIDEO --json`'s result: the video refereed by the CLI (exit 0)."""
+    code, out, err = call(
+        capsys, "run", "--source", str(video), "--variant", variant, "--players", str(players),
+        "--dealer", str(dealer), "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    return json.loads(out)
+
+
 @pytest.mark.slow
 def test_rendered_match_is_refereed_from_the_video(tmp_path, capsys):
     # A whole Classic match (seed 1: two rounds to 101, R4/R V1), a misdealt first floor (R1.3),
@@ -47,12 +57,7 @@ def test_rendered_match_is_refereed_from_the_video(tmp_path, capsys):
     assert {f["round"] for f in truth["fouls"]} == {0, 1}  # one in each round
     expected = score_record(record)
     assert expected["finished"] is True and len(expected["rounds"]) == 2
-    code, out, err = call(
-        capsys, "run", "--source", str(video), "--variant", "classic", "--players", "2",
-        "--dealer", "1", "--json",
-    )  # fmt: skip
-    assert code == 0, err
-    result = json.loads(out)
+    result = refereed(capsys, video, "classic", 2, 1)
     assert set(result) >= {"rounds", "totals", "winner", "finished", "fouls"}
     assert result["rounds"] == expected["rounds"]
     assert result["totals"] == expected["totals"]
@@ -77,12 +82,7 @@ def test_a_four_player_round_filmed_at_30_fps_is_refereed_from_the_video(tmp_pat
     expected = score_record(record)
     assert len(truth["fouls"]) == 1 and len(expected["rounds"]) == 1
     assert len(expected["totals"]) == 2  # two teams
-    code, out, err = call(
-        capsys, "run", "--source", str(video), "--variant", "egyptian", "--players", "4",
-        "--dealer", "2", "--json",
-    )  # fmt: skip
-    assert code == 0, err
-    result = json.loads(out)
+    result = refereed(capsys, video, "egyptian", 4, 2)
     assert result["rounds"] == expected["rounds"]
     assert result["totals"] == expected["totals"]
     assert result["fouls"] == truth["fouls"]
