@@ -45,20 +45,16 @@ def recognize(
     """Recognise the cards in each image: code, confidence, box and outline."""
     import cv2
 
+    from vision.image_file import ImageFileError, read_image
+
     rec = _recognizer(models, det_size, min_confidence)
     if out is not None and out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a folder")
     results, failed = [], 0
     for path in images:
-        img = cv2.imread(str(path)) if path.is_file() else None
-        if img is None:
-            why = (
-                "no such file"
-                if not path.exists()
-                else "a folder, not an image"
-                if path.is_dir()
-                else "not a readable image"
-            )
+        try:
+            img = read_image(path)
+        except ImageFileError as why:
             print(f"error: cannot read image {path}: {why}", file=sys.stderr)
             failed += 1
             continue
@@ -76,9 +72,7 @@ def recognize(
     if as_json:
         print(json.dumps(results, indent=1))
     if failed:
-        import click
-
-        raise click.exceptions.Exit(2)  # each unreadable image was named above
+        _exit_2()
 
 
 def annotate(img, cards):
@@ -130,16 +124,34 @@ def evaluate(
     if limit:
         samples = samples[:limit]
     rec = _recognizer(models, det_size, min_confidence, still=not video)
-    with Progress(console=Console(stderr=True), transient=True) as progress:
+    console = Console(stderr=True)  # the bar only on a terminal: a pipe gets the report alone
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as progress:
         task = progress.add_task(f"eval {dataset}", total=len(samples))
         report = run_eval(rec, samples, lambda k: progress.update(task, completed=k))
     report["dataset"] = str(dataset)
     report["reads"] = "video" if video else "still"
+    for image in report["per_image"]:
+        if "error" in image:  # the figures leave it out; the command ends with exit 2
+            print(f"error: cannot read image {image['image']}: {image['error']}", file=sys.stderr)
     if as_json:
         print(json.dumps(report, indent=1))
-        return
+    else:
+        _print_report(dataset, report)
+    if report["unreadable"]:
+        _exit_2()
+
+
+def _exit_2() -> None:
+    """Exit 2 once everything readable was reported: each unreadable image was named above."""
+    import click
+
+    raise click.exceptions.Exit(2)
+
+
+def _print_report(dataset: Path, report: dict) -> None:
+    left_out = f" ({report['unreadable']} unreadable, left out)" if report["unreadable"] else ""
     print(
-        f"{dataset}: {report['images']} images  precision {report['precision']:.4f}  "
+        f"{dataset}: {report['images']} images{left_out}  precision {report['precision']:.4f}  "
         f"recall {report['recall']:.4f}  F1 {report['f1']:.4f}  "
         f"exact {report['exact_images']}/{report['images']}  {report['fps']:.1f} frames/s "
         f"(median {report['median_ms']:.0f} ms, {report['reads']} reads)"

@@ -102,6 +102,62 @@ def test_recognize_json_shape_and_missing_file_named(tmp_path, capsys):
     ]
 
 
+def _cut_short(src: Path, dst: Path) -> Path:
+    """`src`'s bytes, the second half lost (a copy interrupted, a card pulled out mid-write)."""
+    data = src.read_bytes()
+    dst.write_bytes(data[: len(data) // 2])
+    return dst
+
+
+def test_a_truncated_image_is_one_line_and_the_rest_are_read(tmp_path, capfd):
+    # A JPEG cut short still decodes, its lost half grey: reading it would report a table
+    # with half its cards, silently. It is bad input, named on one line; the decoders' own
+    # complaints (libjpeg, libpng write to stderr) never reach the user raw.
+    good = str(DATA / "rendered_bellot_2.jpg")
+    jpeg = _cut_short(DATA / "rendered_bellot_0.jpg", tmp_path / "half.jpg")
+    ok, png = cv2.imencode(".png", cv2.imread(good))
+    (tmp_path / "whole.png").write_bytes(png.tobytes())
+    png = _cut_short(tmp_path / "whole.png", tmp_path / "half.png")
+    code = run(["recognize", str(jpeg), good, str(png), "--json"])
+    out, err = capfd.readouterr()
+    assert code == 2
+    lines = err.splitlines()
+    assert len(lines) == 2 and "Traceback" not in err
+    assert lines[0].startswith(f"error: cannot read image {jpeg}: damaged or truncated image data")
+    assert lines[1].startswith(f"error: cannot read image {png}: not a readable image")
+    assert [r["image"] for r in json.loads(out)] == [good]
+
+
+def test_eval_names_an_unreadable_image_and_scores_the_rest(tmp_path, capfd, rec):
+    # the figures are those of the images read; the one that could not be is named on
+    # stderr, counted in the report, and the command exits 2
+    from vision.deck import CODES
+
+    root = tmp_path / "ds"
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    (root / "classes.txt").write_text("\n".join(CODES) + "\n")
+    name = "rendered_bellot_1.jpg"
+    shutil.copy(DATA / name, root / "images" / name)
+    bad = _cut_short(DATA / "rendered_bellot_0.jpg", root / "images" / "cut.jpg")
+    for image, codes in ((name, TRUTH[name]), ("cut.jpg", TRUTH["rendered_bellot_0.jpg"])):
+        lines = [f"{CODES.index(c)} 0.5 0.5 0.01 0.01" for c in codes]
+        (root / "labels" / image.replace(".jpg", ".txt")).write_text("\n".join(lines))
+    assert run(["eval", str(root), "--json"]) == 2
+    out, err = capfd.readouterr()
+    assert err.splitlines() == [
+        f"error: cannot read image {bad}: damaged or truncated image data "
+        "(Premature end of JPEG file)"
+    ]
+    report = json.loads(out)
+    read = {d.code for d in rec.recognize(cv2.imread(str(DATA / name)))}
+    truth = set(TRUTH[name])
+    assert (report["images"], report["unreadable"]) == (2, 1)
+    assert (report["tp"], report["fp"], report["fn"]) == (
+        len(read & truth), len(read - truth), len(truth - read)
+    )  # fmt: skip
+
+
 def test_recognize_plain_output_and_bad_option(capsys):
     assert run(["recognize", str(DATA / "empty_table.jpg")]) == 0
     assert "no cards" in capsys.readouterr().out

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
+from vision.image_file import ImageFileError, read_image
 
 IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 RANK_WORDS = {
@@ -187,9 +187,10 @@ def evaluate(recognizer, samples: list[Sample], progress=None) -> dict:
     times = []
     loc_hit = loc_total = 0
     for k, s in enumerate(samples):
-        img = cv2.imread(str(s.image))
-        if img is None:
-            per_image.append({"image": str(s.image), "error": "unreadable"})
+        try:
+            img = read_image(s.image)
+        except ImageFileError as why:
+            per_image.append({"image": str(s.image), "error": str(why)})
             continue
         t0 = time.perf_counter()
         dets = recognizer.recognize(img)
@@ -235,12 +236,15 @@ def evaluate(recognizer, samples: list[Sample], progress=None) -> dict:
     worst = sorted(classes.items(), key=lambda kv: (kv[1]["f1"], kv[0]))[:8]
     times_ms = sorted(t * 1000 for t in times)
     n = len(times_ms)
+    f1s = [p["f1"] for p in per_image if "error" not in p]
     result = {
         "images": len(samples),
+        # images that could not be read: listed in `per_image` with why, left out of the figures
+        "unreadable": len(per_image) - len(f1s),
         "precision": round(tp / (tp + fp), 4) if tp + fp else 0.0,
         "recall": round(tp / (tp + fn), 4) if tp + fn else 0.0,
         "f1": round(_f1(tp, fp, fn), 4),
-        "mean_image_f1": round(sum(p.get("f1", 0) for p in per_image) / max(1, len(per_image)), 4),
+        "mean_image_f1": round(sum(f1s) / max(1, len(f1s)), 4),
         "exact_images": sum(1 for p in per_image if p.get("truth") == p.get("predicted")),
         "tp": tp,
         "fp": fp,
