@@ -252,7 +252,7 @@ def test_a_corner_lying_on_the_card_beside_joins_its_own_card(rec):
     ]
     out = rec.assemble(hits, [six, queen], 1280, 720)
     assert sorted((d.code, d.box) for d in out) == [("6S", six[0]), ("QC", queen[0])]
-    # still reads keep the smallest box (measured: models/README.md, twenty-second session)
+    # still reads keep the smallest box (measured: models/HISTORY.md, twenty-second session)
     assert Recognizer(still=True).corner_mates is False and rec.corner_mates is True
     # a lone corner in two boxes, its mate nowhere: the smallest box holds it, as before
     lone = [hits[1], hits[2], hits[3]]

@@ -129,7 +129,7 @@ def test_a_model_folder_naming_a_missing_face_reader_is_refused_by_name(tmp_path
 
 
 def test_video_reads_look_at_a_face_once_and_photos_four_ways_round(video, still):
-    # on the 24 held-out matches one look scored exactly as four (models/README.md), at a
+    # on the 24 held-out matches one look scored exactly as four (models/HISTORY.md), at a
     # quarter of the cost inside the 60 ms budget; a photo's face is read every quarter turn
     img, card_box, _ = _table("5H", angle=5.0)
     crop = video._face_crop(img, card_box)[None]

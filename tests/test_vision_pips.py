@@ -95,7 +95,7 @@ def _corners_read(rec: Recognizer, quad, reads: dict[str, float]):
 
 def test_a_still_read_takes_the_rank_the_pips_show_over_a_misread_corner(still):
     # the bellot 8 read from its corners as a 6 (the held-out deck's commonest number-card
-    # misread, models/README.md): its eight pips name it
+    # misread, models/HISTORY.md): its eight pips name it
     frame, quad = _laid(_art("bellot-lgpl21", "8D"), 35)
     hits, cards = _corners_read(still, quad, {"6D": 0.55, "8D": 0.35, "5D": 0.05})
     out = still.assemble(hits, cards, 640, 480, frame)
@@ -115,7 +115,7 @@ def test_a_still_read_takes_the_rank_the_pips_show_over_a_misread_corner(still):
 def test_a_sure_corner_read_is_not_overturned_by_a_count(still):
     # the count weighs the other ranks down, it does not rule them out: a corner read 0.97
     # sure stands even against a count that disagrees (a count is wrong about 1 % of the time
-    # on rendered tables, models/README.md)
+    # on rendered tables, models/HISTORY.md)
     frame, quad = _laid(_art("bellot-lgpl21", "8D"), 35)
     hits, cards = _corners_read(still, quad, {"9D": 0.97, "8D": 0.01})
     assert [d.code for d in still.assemble(hits, cards, 640, 480, frame)] == ["9D"]

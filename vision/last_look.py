@@ -4,7 +4,7 @@ seen alike at many scales. Pure: the detector and classifier come in as function
 A card the detector scores only faintly (a webcam's card held up, a novelty deck's indices) is
 dropped by the usual reads. Here the frame is read at several sizes with a very low score
 floor; the boxes lying at one place form a cluster, and a cluster names a card only where most
-sizes found a box there and read it as the same code, surely on average (models/README.md:
+sizes found a box there and read it as the same code, surely on average (models/HISTORY.md:
 the measured separation from card backs, jokers and empty tables).
 """
 

@@ -199,7 +199,7 @@ class Recognizer:
         # the fitted pass reads only the region around the cards the coarse pass saw
         self.roi = os.environ.get("BASRA_VISION_ROI", "1") != "0"
         # a squared-up crop leaves a quarter-turn ambiguity the classifier learnt; reading all
-        # four ways and averaging is a measured gain (models/README.md) ...
+        # four ways and averaging is a measured gain (models/HISTORY.md) ...
         self.half_turn = bool(meta.get("half_turn", True))
         # ... made on video only where the first read is unsure
         self.half_turn_below = float(meta.get("half_turn_below", self.HALF_TURN_BELOW))
@@ -221,7 +221,7 @@ class Recognizer:
         # least `lone_weak_sure` (still reads: a webcam's card held up, never boxed; 1.01: off)
         self.lone_weak_sure = float(meta.get("lone_weak_sure", 1.01))
         # an index inside two overlapping card boxes joins the one holding its opposite corner
-        # (video reads; still reads: the smallest box, as before; models/README.md)
+        # (video reads; still reads: the smallest box, as before; models/HISTORY.md)
         self.corner_mates = bool(meta.get("corner_mates", False))
         # faint indices away from every card read, read alike at `last_look_agree` of the last
         # look's sizes and `last_look_sure` sure on average, name cards (`vision.last_look`;
@@ -452,7 +452,7 @@ class Recognizer:
             # ... and how sure the read is lies halfway (geometric mean) between the corners'
             # word for the code picked and the fused read's: the face lifts a faint read less
             # than it re-ranks one (a joker's figure took two faint court reads over the floor
-            # with the fused figure alone; tuning sets in models/README.md)
+            # with the fused figure alone; tuning sets in models/HISTORY.md)
             conf = float(np.sqrt(corners[k] * pooled[k])) * max(m.det_conf for m in members)
             if len(members) > 1 and all(m.code == self.names[k] for m in members):
                 conf = min(1.0, conf * 1.25)  # agreeing corners make a read surer
@@ -709,7 +709,7 @@ class Recognizer:
         """The larger size a pass at `seen` px calls for, where it saw at least `least`
         (`RESCALE_MIN_CARDS`) cards much smaller than `size` took them for (`RESCALE_ABOVE`):
         many cards side by side that had merged into a few boxes. None otherwise (a close-up's
-        lone card, a webcam frame's stray boxes: photo sets unchanged, models/README.md)."""
+        lone card, a webcam frame's stray boxes: photo sets unchanged, models/HISTORY.md)."""
         if len(found[2]) < (least or self.RESCALE_MIN_CARDS):
             return None
         again = self._pick_size(frame, found, seen)[0]
@@ -744,7 +744,7 @@ class Recognizer:
         the coarse size) joined to the fitted pass's, overlaps kept once (the surer box). A
         blurred frame's indices (a webcam's) are found surer when read smaller; a sharp frame
         loses little (tuning sets: rendered bellot 0.913 -> 0.912, rendered knoll 0.958 ->
-        0.960, trained-on phone photos 0.926 -> 0.934; models/README.md)."""
+        0.960, trained-on phone photos 0.926 -> 0.934; models/HISTORY.md)."""
         small = max(self.COARSE_SIZE, round(size * self.small_look / 32) * 32)
         if self.small_look >= 1.0 or small >= size:
             return found
@@ -763,7 +763,7 @@ class Recognizer:
         boxes join by NMS. The detector's grid and learnt shapes fall differently on an index
         seen otherwise, so it finds some it missed (a card seen with no index is the largest
         loss on every set); a box it merely puts elsewhere on a found index is left out (joined
-        by plain NMS, such doubled boxes were read as extra cards; models/README.md)."""
+        by plain NMS, such doubled boxes were read as extra cards; models/HISTORY.md)."""
         h, w = frame.shape[:2]
         for turned, factor in ((False, self.mirror_look), (True, self.turn_look)):
             if not factor:

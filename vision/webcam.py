@@ -3,7 +3,7 @@ soft focus, dim colour-cast light with lifted blacks, sensor and chroma noise, h
 
 `vision.dataset.write_detector_crop_set` passes a share of its rendered tables through it (the
 shipped classifier 10 learnt the detector's crops of such frames); `vision.finetune_det
---webcam-share` trains the detector on them (the one run so far is not shipped: models/README.md,
+--webcam-share` trains the detector on them (the one run so far is not shipped: models/HISTORY.md,
 History).
 """
 
