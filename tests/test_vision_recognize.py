@@ -153,6 +153,7 @@ def test_eval_names_an_unreadable_image_and_scores_the_rest(tmp_path, capfd, rec
     read = {d.code for d in rec.recognize(cv2.imread(str(DATA / name)))}
     truth = set(TRUTH[name])
     assert (report["images"], report["unreadable"]) == (2, 1)
+    assert report["exact_images"] == (1 if read == truth else 0)  # the cut image is not exact
     assert (report["tp"], report["fp"], report["fn"]) == (
         len(read & truth), len(read - truth), len(truth - read)
     )  # fmt: skip

@@ -236,7 +236,8 @@ def evaluate(recognizer, samples: list[Sample], progress=None) -> dict:
     worst = sorted(classes.items(), key=lambda kv: (kv[1]["f1"], kv[0]))[:8]
     times_ms = sorted(t * 1000 for t in times)
     n = len(times_ms)
-    f1s = [p["f1"] for p in per_image if "error" not in p]
+    read = [p for p in per_image if "error" not in p]
+    f1s = [p["f1"] for p in read]
     result = {
         "images": len(samples),
         # images that could not be read: listed in `per_image` with why, left out of the figures
@@ -245,7 +246,7 @@ def evaluate(recognizer, samples: list[Sample], progress=None) -> dict:
         "recall": round(tp / (tp + fn), 4) if tp + fn else 0.0,
         "f1": round(_f1(tp, fp, fn), 4),
         "mean_image_f1": round(sum(f1s) / max(1, len(f1s)), 4),
-        "exact_images": sum(1 for p in per_image if p.get("truth") == p.get("predicted")),
+        "exact_images": sum(1 for p in read if p["truth"] == p["predicted"]),
         "tp": tp,
         "fp": fp,
         "fn": fn,
