@@ -115,8 +115,7 @@ def test_a_truncated_image_is_one_line_and_the_rest_are_read(tmp_path, capfd):
     # complaints (libjpeg, libpng write to stderr) never reach the user raw.
     good = str(DATA / "rendered_bellot_2.jpg")
     jpeg = _cut_short(DATA / "rendered_bellot_0.jpg", tmp_path / "half.jpg")
-    ok, png = cv2.imencode(".png", cv2.imread(good))
-    (tmp_path / "whole.png").write_bytes(png.tobytes())
+    (tmp_path / "whole.png").write_bytes(cv2.imencode(".png", cv2.imread(good))[1].tobytes())
     png = _cut_short(tmp_path / "whole.png", tmp_path / "half.png")
     code = run(["recognize", str(jpeg), good, str(png), "--json"])
     out, err = capfd.readouterr()

@@ -241,7 +241,7 @@ def evaluate(recognizer, samples: list[Sample], progress=None) -> dict:
     result = {
         "images": len(samples),
         # images that could not be read: listed in `per_image` with why, left out of the figures
-        "unreadable": len(per_image) - len(f1s),
+        "unreadable": len(per_image) - len(read),
         "precision": round(tp / (tp + fp), 4) if tp + fp else 0.0,
         "recall": round(tp / (tp + fn), 4) if tp + fn else 0.0,
         "f1": round(_f1(tp, fp, fn), 4),

@@ -15,7 +15,7 @@ import numpy as np
 
 # libjpeg's words for a file whose data stops before its image does: what decodes is partly
 # grey, and cards lying there would go unreported without a word
-_CUT_SHORT = ("premature end",)
+_CUT_SHORT = "premature end"
 
 
 class ImageFileError(ValueError):
@@ -35,7 +35,7 @@ def read_image(path: Path) -> np.ndarray:
         img = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if img is None:
         raise ImageFileError("not a readable image" + (f" ({said[-1]})" if said else ""))
-    cut = next((m for m in said if any(w in m.lower() for w in _CUT_SHORT)), None)
+    cut = next((m for m in said if _CUT_SHORT in m.lower()), None)
     if cut is not None:
         raise ImageFileError(f"damaged or truncated image data ({cut})")
     return img
