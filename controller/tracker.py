@@ -167,6 +167,10 @@ class FloorTracker:
     # arms seen reaching in since the last snapshot: seat -> seconds of moving video
     # (`Snapshot.arms`)
     _arms: dict[int, float] = field(default_factory=dict)
+    # still time a "hand" over the floor's edge has held the read since the last snapshot: in
+    # earlier still periods, and in this one
+    _arm_held: float = 0.0
+    _arm_held_now: float = 0.0
 
     # ---- thresholds -------------------------------------------------------------------------
     @property
@@ -213,6 +217,7 @@ class FloorTracker:
             self._still_ref is not None and self._changed(small, self._still_ref, frac)
         )
         if self.moving:
+            self._arm_held, self._arm_held_now = self._arm_held + self._arm_held_now, 0.0
             seat = self._arm_seat(small) if self._ref is not None else None
             if seat is not None:  # (each frame counts for the time it stands for: any frame rate)
                 self._arms[seat] = self._arms.get(seat, 0.0) + (t - prev_t)
@@ -233,9 +238,14 @@ class FloorTracker:
             if not self._changed(_detail(small), _detail(self._ref), self.config.motion_fraction):
                 self._done = True  # still, and the same as the last snapshot: nothing to read
                 return None
+            # A hand rests over the floor's edge: wait for it to leave, but not for longer than
+            # `arm_patience_s` of still views since the last snapshot, however many plays
+            # elsewhere cut them up (the "hand" may be one the last snapshot's view held,
+            # gone since: every view differs from that one there, and none would be read)
             waited = t - self._still_since
-            if waited < self.config.arm_patience_s and self._arm_from_edge(small):
-                return None  # a hand rests over the floor's edge: wait for it to leave
+            if self._arm_held + waited < self.config.arm_patience_s and self._arm_from_edge(small):
+                self._arm_held_now = waited
+                return None
         if self.recognize is None:
             return None
         self._colour = self._small_colour(frame)
@@ -243,7 +253,7 @@ class FloorTracker:
         if snap is not None:
             self._ref, self._ref_colour = small, self._colour
             snap = replace(snap, arms=tuple(sorted(self._arms.items())))
-            self._arms = {}
+            self._arms, self._arm_held, self._arm_held_now = {}, 0.0, 0.0
         return snap
 
     def feed_observation(self, obs: Any, size: tuple[int, int]) -> Snapshot | None:
@@ -258,6 +268,7 @@ class FloorTracker:
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
         self._ref, self._delta, self._ref_colour = None, None, None
+        self._arm_held = self._arm_held_now = 0.0
         self.reset_still()
 
     def reset_still(self) -> None:

@@ -130,6 +130,36 @@ def test_a_hand_resting_over_the_floor_never_hides_a_card():
     assert all(s.floor == frozenset({"9C", "5H", "4S", "KD"}) for s in snaps)
 
 
+def test_a_view_read_with_a_hand_at_the_edge_does_not_stop_the_reads_after_it():
+    # A hand rests over the floor's edge for longer than `arm_patience_s`: the tracker reads
+    # the still table anyway, so that view, hand and all, becomes the last snapshot's. Once
+    # the hand has gone, every view differs from that one where the hand lay, as if a hand
+    # rested there. Plays go on with short pauses (a 30 fps video: match 370's two minutes
+    # unread); each pause alone is shorter than the patience, but together they are not: the
+    # table is read again, and every card laid is seen.
+    from vision.scene import CardPlacement
+
+    lying = [CardPlacement(c, (x, 330.0), 4.0, 115.0) for c, x in (("9C", 420.0), ("5H", 560.0))]
+    laid = [CardPlacement(c, (x, 470.0), -3.0, 115.0) for c, x in (("2D", 450.0), ("6S", 640.0))]
+    edge, rest = (980.0, 800.0), (980.0, 420.0)  # a hand from the bottom edge, still
+    reach = [(edge, (980.0, 800.0 - 95 * k), None) for k in range(1, 5)]
+    floor = frozenset({"9C", "5H"})
+    shots = [Shot(1.0, lying, [], floor), Shot(0.4, lying, reach, floor)]
+    shots += [Shot(2.0, lying, [(edge, rest, None)], floor)]  # read anyway, the hand in view
+    shots += [Shot(0.4, lying, list(reversed(reach)), floor), Shot(0.8, lying, [], floor)]
+    top = (640.0, -80.0)
+    for k, card in enumerate(laid):
+        cards, floor = lying + laid[: k + 1], floor | {card.code}
+        lay = [(top, (card.center[0], 100.0 + 90 * j), card) for j in range(1, 5)]
+        shots += [Shot(0.5, lying + laid[:k], lay, floor - {card.code})]
+        shots += [Shot(0.8, cards, [], floor)]  # a pause shorter than the patience
+    shots += [Shot(0.3, cards, [(top, (640.0, 200.0), None)], floor), Shot(0.8, cards, [], floor)]
+    video = SimVideo(None, shots, 30, (1280, 720), "bellot-lgpl21", 5, GEO)
+    snaps, _reader, tracker = track(video)
+    assert TrackerConfig().arm_patience_s > 0.8  # each pause alone is too short
+    assert {"9C", "5H", "2D", "6S"} in [set(s.floor) for s in snaps]
+
+
 def test_light_change_alone_changes_no_snapshot():
     from vision.scene import CardPlacement
 
