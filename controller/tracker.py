@@ -73,7 +73,7 @@ class TrackerConfig:
     # that is still possible, if that one has at least this share of the pooled probability.
     alt_min_share: float = 0.08
     crop_margin: float = 0.04  # the recogniser sees the floor's box plus this margin
-    arm_patience_s: float = 1.5  # a "hand" that never moves for this long is read anyway
+    arm_patience_s: float = 1.5  # a "hand" still over the edge this long in all is read anyway
     arm_depth: float = 0.05  # ... a hand reaches at least this far (share of the frame's
     # width) past the floor's edge: a players' pile spilling over the line is no hand
     focus_reads: bool = True  # read again, closer, where something new lies unread
