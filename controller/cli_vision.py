@@ -55,7 +55,7 @@ def recognize(
         try:
             img = read_image(path)
         except ImageFileError as why:
-            print(f"error: cannot read image {path}: {why}", file=sys.stderr)
+            _unreadable(path, str(why))
             failed += 1
             continue
         cards = rec.recognize(img)
@@ -132,13 +132,18 @@ def evaluate(
     report["reads"] = "video" if video else "still"
     for image in report["per_image"]:
         if "error" in image:  # the figures leave it out; the command ends with exit 2
-            print(f"error: cannot read image {image['image']}: {image['error']}", file=sys.stderr)
+            _unreadable(image["image"], image["error"])
     if as_json:
         print(json.dumps(report, indent=1))
     else:
         _print_report(dataset, report)
     if report["unreadable"]:
         _exit_2()
+
+
+def _unreadable(path, why: str) -> None:
+    """The one line naming an image that could not be read, and why."""
+    print(f"error: cannot read image {path}: {why}", file=sys.stderr)
 
 
 def _exit_2() -> None:
