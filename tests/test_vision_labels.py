@@ -4,6 +4,7 @@ DESIGN.md (rank A23456789TJQK + suit SHDC), and says so in one line when no labe
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -108,3 +109,149 @@ def test_eval_of_a_set_whose_labels_name_no_card_is_one_line_exit_2(tmp_path, ca
     assert run(["eval", str(root)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "names a card" in err and "'cat'" in err
+
+
+# ---- the labelled-set formats a user brings: each read as the same cards -------------------
+TRUTH = json.loads((DATA / "rendered_truth.json").read_text())  # image -> its card codes
+CARDS = sorted({c for codes in TRUTH.values() for c in codes})  # the classes, as a set names them
+NAMES = [f"{'10' if c[0] == 'T' else c[0]}{c[1]}" for c in CARDS]  # '10C', as ammememe writes
+
+
+def _read(samples) -> dict[str, set[str]]:
+    return {s.image.name: s.codes for s in samples}
+
+
+def _yolo_lines(codes) -> str:
+    return "\n".join(f"{CARDS.index(c)} 0.5 0.5 0.02 0.03" for c in codes) + "\n"
+
+
+def _yolo_set(root: Path, names_file: str, text: str) -> Path:
+    (root / "train" / "images").mkdir(parents=True)
+    (root / "train" / "labels").mkdir()
+    (root / names_file).write_text(text)
+    for name, codes in TRUTH.items():
+        shutil.copy(DATA / name, root / "train" / "images" / name)
+        (root / "train" / "labels" / name.replace(".jpg", ".txt")).write_text(_yolo_lines(codes))
+    return root
+
+
+@pytest.mark.parametrize(
+    "data_yaml",
+    [
+        # ultralytics' own form: class ids mapped to names, one per line
+        "path: .\ntrain: train/images\nnames:\n"
+        + "".join(f"  {k}: {n}\n" for k, n in enumerate(NAMES)),
+        # the same map inline, its keys out of order
+        "names: {" + ", ".join(f"{k}: '{n}'" for k, n in reversed(list(enumerate(NAMES)))) + "}\n",
+        # a list, one name per line
+        f"nc: {len(NAMES)}\nnames:\n" + "".join(f"- '{n}'\n" for n in NAMES),
+        # a list inline but broken over lines (Roboflow's long lists)
+        "names: [" + ",\n  ".join(f"'{n}'" for n in NAMES) + "]\n",
+    ],
+    ids=["id-map", "inline-map", "block-list", "wrapped-list"],
+)
+def test_data_yaml_names_in_every_yaml_form(tmp_path, data_yaml):
+    root = _yolo_set(tmp_path / "ds", "data.yaml", data_yaml)
+    assert _read(load_dataset(root)) == {k: set(v) for k, v in TRUTH.items()}
+
+
+def test_a_data_yaml_that_is_not_yaml_is_one_line_exit_2(tmp_path, capsys):
+    root = _yolo_set(tmp_path / "ds", "data.yaml", "names: ['AS', 'KH'\n  nc: [2\n")
+    assert run(["eval", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "data.yaml: not valid YAML" in err
+
+
+def test_a_label_line_that_is_no_class_number_is_one_line_exit_2(tmp_path, capsys):
+    root = _yolo_set(tmp_path / "ds", "classes.txt", "\n".join(NAMES) + "\n")
+    label = root / "train" / "labels" / "rendered_bellot_1.txt"
+    label.write_text("3 0.5 0.5 0.1 0.1\nAH 0.2 0.2 0.1 0.1\n")
+    assert run(["eval", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{label} line 2: 'AH' is not a class number" in err
+
+
+def test_labels_beside_the_images_labelimg_layout(tmp_path):
+    root = tmp_path / "ds"
+    root.mkdir()
+    (root / "classes.txt").write_text("\n".join(NAMES) + "\n")
+    for name, codes in TRUTH.items():
+        shutil.copy(DATA / name, root / name)
+        (root / name.replace(".jpg", ".txt")).write_text(_yolo_lines(codes))
+    assert _read(load_dataset(root)) == {k: set(v) for k, v in TRUTH.items()}
+
+
+def test_an_image_without_its_label_file_is_a_table_with_no_card(tmp_path):
+    # ultralytics' background images: under images/, no label file while labels/ exists
+    root = _yolo_set(tmp_path / "ds", "classes.txt", "\n".join(NAMES) + "\n")
+    (root / "train" / "labels" / "empty_table.txt").unlink()
+    samples = _read(load_dataset(root))
+    assert samples["empty_table.jpg"] == set() and len(samples) == 4
+
+
+def _voc_xml(codes, image: str) -> str:
+    objects = "".join(
+        f"<object><name>{n}</name><bndbox><xmin>10</xmin><ymin>20</ymin><xmax>110</xmax>"
+        f"<ymax>160</ymax></bndbox></object>"
+        for n in (NAMES[CARDS.index(c)] for c in codes)
+    )
+    return f"<annotation><filename>{image}</filename>{objects}</annotation>"
+
+
+def test_pascal_voc_in_its_own_layout_jpegimages_and_annotations(tmp_path):
+    root = tmp_path / "VOCdevkit" / "VOC2012"
+    (root / "JPEGImages").mkdir(parents=True)
+    (root / "Annotations").mkdir()
+    for name, codes in TRUTH.items():
+        shutil.copy(DATA / name, root / "JPEGImages" / name)
+        (root / "Annotations" / name.replace(".jpg", ".xml")).write_text(_voc_xml(codes, name))
+    samples = load_dataset(tmp_path / "VOCdevkit")
+    assert _read(samples) == {k: set(v) for k, v in TRUTH.items()}
+    assert [len(s.card_boxes) for s in samples] == [len(TRUTH[s.image.name]) for s in samples]
+
+
+def _coco(folder: Path, prefix: str = "") -> dict:
+    images, annotations = [], []
+    for k, (name, codes) in enumerate(TRUTH.items()):
+        images.append({"id": k, "file_name": prefix + name, "width": 1280, "height": 720})
+        for c in codes:
+            annotations.append(
+                {"id": len(annotations), "image_id": k, "category_id": CARDS.index(c) + 1,
+                 "bbox": [100, 50, 60, 90], "area": 5400, "iscrowd": 0}
+            )  # fmt: skip
+    # Roboflow's export: category 0 is the dataset's own name, never used by a box
+    categories = [{"id": 0, "name": "playing-cards", "supercategory": "none"}]
+    categories += [{"id": k + 1, "name": n, "supercategory": "cards"} for k, n in enumerate(NAMES)]
+    return {"images": images, "annotations": annotations, "categories": categories}
+
+
+def test_a_coco_set_roboflow_export_is_scored_like_the_same_yolo_set(tmp_path, capsys):
+    # Roboflow: each split a folder of images beside its `_annotations.coco.json`
+    coco = tmp_path / "coco" / "test"
+    coco.mkdir(parents=True)
+    for name in TRUTH:
+        shutil.copy(DATA / name, coco / name)
+    (coco / "_annotations.coco.json").write_text(json.dumps(_coco(coco)))
+    yolo = _yolo_set(tmp_path / "yolo", "data.yaml", f"names: {NAMES!r}\n")
+    assert _read(load_dataset(tmp_path / "coco")) == {k: set(v) for k, v in TRUTH.items()}
+    reports = []
+    for root in (tmp_path / "coco", yolo):
+        assert run(["eval", str(root), "--json"]) == 0
+        reports.append(json.loads(capsys.readouterr().out))
+    figures = [(r["images"], r["tp"], r["fp"], r["fn"], r["exact_images"]) for r in reports]
+    assert figures[0] == figures[1] and figures[0][0] == 4 and figures[0][1] > 0
+
+
+def test_coco_file_names_under_an_images_folder_and_a_missing_image(tmp_path, capsys):
+    # the COCO layout: annotations/instances_val.json, images in images/ (file_name relative)
+    root = tmp_path / "coco"
+    (root / "annotations").mkdir(parents=True)
+    (root / "images" / "val").mkdir(parents=True)
+    for name in TRUTH:
+        shutil.copy(DATA / name, root / "images" / "val" / name)
+    (root / "annotations" / "instances_val.json").write_text(json.dumps(_coco(root, "val/")))
+    assert _read(load_dataset(root)) == {k: set(v) for k, v in TRUTH.items()}
+    (root / "images" / "val" / "empty_table.jpg").unlink()
+    assert run(["eval", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "image 'val/empty_table.jpg' not found" in err

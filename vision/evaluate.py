@@ -1,4 +1,4 @@
-"""Evaluation of the recogniser on labelled folders (YOLO txt or Pascal VOC xml).
+"""Evaluation of the recogniser on labelled folders (YOLO txt, Pascal VOC xml or COCO json).
 
 Card-set precision/recall/F1 per image and per class, the worst classes' confusions, and speed.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from vision.image_file import ImageFileError, read_image
 
-IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+IMAGE_EXTS = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 RANK_WORDS = {
     "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "T", "jack": "J", "queen": "Q", "king": "K",
@@ -83,71 +83,198 @@ def normalise_label(name: str) -> str | None:
 def _find_names(start: Path, stop: Path) -> list[str] | None:
     for folder in [start, *start.parents]:
         if (folder / "classes.txt").exists():
-            return [
-                ln.strip() for ln in (folder / "classes.txt").read_text().splitlines() if ln.strip()
-            ]
-        if (folder / "data.yaml").exists():
-            names = _yaml_names(folder / "data.yaml")
-            if names:
-                return names
+            text = _text(folder / "classes.txt")
+            return [ln.strip() for ln in text.splitlines() if ln.strip()]
+        for name in ("data.yaml", "data.yml"):
+            if (folder / name).exists():
+                names = _yaml_names(folder / name)
+                if names:
+                    return names
         if folder == stop or folder == folder.parent:
             break
     return None
 
 
-def _yaml_names(path: Path) -> list[str] | None:
-    import ast
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise DatasetError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise DatasetError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
-    for line in path.read_text().splitlines():
-        if line.startswith("names:") and "[" in line:
-            return [str(v) for v in ast.literal_eval(line.split(":", 1)[1].strip())]
+
+def _yaml_names(path: Path) -> list[str] | None:
+    """The class names of an ultralytics/Roboflow `data.yaml`, in class order: a list
+    (`names: [...]`, inline or one per line) or a map of class ids (`names: {0: 10C}`, or
+    `0: 10C` one per line, ultralytics' own form); ids missing from a map name nothing."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(_text(path))
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" at line {where.line + 1}" if where is not None else ""
+        raise DatasetError(f"{path}: not valid YAML{line}") from None
+    names = data.get("names") if isinstance(data, dict) else None
+    if isinstance(names, list):
+        return ["" if n is None else str(n) for n in names]
+    if isinstance(names, dict):
+        try:
+            ids = {int(k): "" if v is None else str(v) for k, v in names.items()}
+        except (TypeError, ValueError):
+            raise DatasetError(f"{path}: the names map's keys are not class numbers") from None
+        if not ids or min(ids) < 0:
+            return None
+        return [ids.get(k, "") for k in range(max(ids) + 1)]
     return None
 
 
+def _coco_sets(root: Path) -> list[tuple[Path, dict]]:
+    """COCO annotation files under `root` (a Roboflow export's `_annotations.coco.json`, or
+    `annotations/instances_*.json`): JSON holding `images`, `annotations` and `categories`."""
+    import json
+
+    found = []
+    for path in sorted(root.rglob("*.json")):
+        if path.stat().st_size > 500_000_000:
+            continue
+        try:
+            data = json.loads(path.read_text(encoding="utf-8-sig"))
+        except (UnicodeDecodeError, ValueError, OSError):
+            continue
+        if isinstance(data, dict) and all(
+            isinstance(data.get(k), list) for k in ("images", "annotations", "categories")
+        ):
+            found.append((path, data))
+    return found
+
+
+def _coco_samples(path: Path, data: dict, root: Path, unknown: set[str]) -> list[Sample]:
+    try:
+        names = {c["id"]: str(c.get("name", "")) for c in data["categories"]}
+        images = {im["id"]: str(im["file_name"]) for im in data["images"]}
+        codes: dict = {k: set() for k in images}
+        boxes: dict = {k: [] for k in images}
+        for ann in data["annotations"]:
+            name = names[ann["category_id"]]
+            code = normalise_label(name)
+            if code is None:
+                unknown.add(name)
+                continue
+            codes[ann["image_id"]].add(code)
+            if len(ann.get("bbox") or ()) == 4:
+                x, y, w, h = (float(v) for v in ann["bbox"])
+                boxes[ann["image_id"]].append([x, y, x + w, y + h])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DatasetError(
+            f"{path}: not a COCO annotation file ({exc!r} missing or wrong)"
+        ) from None
+    samples = []
+    for k, file_name in images.items():
+        rel = Path(file_name)
+        where = [
+            path.parent / rel,
+            path.parent / "images" / rel,
+            path.parent.parent / "images" / rel,
+        ]
+        where += [path.parent.parent / rel, root / rel]
+        image = next((p for p in where if p.is_file()), None)
+        if image is None:
+            raise DatasetError(f"{path}: image {file_name!r} not found beside it")
+        samples.append(Sample(image, codes[k], card_boxes=boxes[k]))
+    return samples
+
+
+def _voc_xml(img: Path) -> Path | None:
+    """The Pascal VOC annotation of `img`: beside it, or in the `Annotations` folder beside
+    its own (VOC's `JPEGImages/` + `Annotations/`)."""
+    for xml in (img.with_suffix(".xml"), img.parent.parent / "Annotations" / f"{img.stem}.xml"):
+        if xml.is_file():
+            return xml
+    return None
+
+
+def _yolo_label(img: Path) -> tuple[Path, bool] | None:
+    """The YOLO label file of `img` and whether it exists: `labels/` mirroring `images/`
+    (ultralytics, Roboflow), else a `.txt` beside the image (LabelImg). An image under
+    `images/` whose mirrored label is missing while its folder exists is a table with no card
+    (ultralytics' background image); None when `img` has no labels at all."""
+    parts = list(img.parts)
+    mirrored = None
+    if "images" in parts[:-1]:
+        k = len(parts) - 2 - parts[-2::-1].index("images")
+        mirrored = Path(*parts[:k], "labels", *parts[k + 1 :]).with_suffix(".txt")
+        if mirrored.is_file():
+            return mirrored, True
+    beside = img.with_suffix(".txt")
+    if beside.is_file():
+        return beside, True
+    if mirrored is not None and mirrored.parent.is_dir():
+        return mirrored, False
+    return None
+
+
+def _yolo_sample(img: Path, label: Path, stop: Path, unknown: set[str]) -> Sample:
+    names = _find_names(label.parent, stop)
+    if names is None:
+        raise DatasetError(f"no classes.txt or data.yaml names for {label}")
+    numbers = [n for n in names if n.strip().isdigit() and not 2 <= int(n) <= 10]
+    if numbers:  # '0', '1', '11' ...: class numbers, not ranks, so '2' is no two either
+        raise DatasetError(
+            f"the class names for {label} are numbers (e.g. {numbers[0]!r}), not cards"
+        )
+    codes = set()
+    for n, line in enumerate(_text(label).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            cls = int(float(line.split()[0]))
+        except ValueError:
+            raise DatasetError(
+                f"{label} line {n}: {line.split()[0]!r} is not a class number"
+            ) from None
+        if not 0 <= cls < len(names):
+            raise DatasetError(f"{label}: class {cls} beyond the {len(names)} names")
+        code = normalise_label(names[cls])
+        if code:
+            codes.add(code)
+        else:
+            unknown.add(names[cls])
+    return Sample(img, codes)
+
+
 def load_dataset(root: Path | str) -> list[Sample]:
-    """Every labelled image under `root`, YOLO (images/ + labels/) or Pascal VOC (xml beside)."""
+    """Every labelled image under `root`: YOLO (`images/` + `labels/`, or a `.txt` beside each
+    image; names in classes.txt or data.yaml), Pascal VOC (an xml beside each image, or
+    `Annotations/` beside `JPEGImages/`) or COCO (a JSON of images, annotations, categories)."""
     root = Path(root)
     if not root.exists():
         raise DatasetError(f"dataset folder not found: {root}")
     if not root.is_dir():
         raise DatasetError(f"dataset is not a folder: {root}")
-    samples = []
+    samples: list[Sample] = []
     unknown: set[str] = set()  # label names that are neither a card nor a known non-card
     stop = root.parent.parent
+    for path, data in _coco_sets(root):
+        samples += _coco_samples(path, data, root, unknown)
+    claimed = {s.image.resolve() for s in samples}
     for img in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_EXTS):
-        xml = img.with_suffix(".xml")
-        if xml.exists():
+        if not img.is_file() or img.resolve() in claimed:
+            continue
+        xml = _voc_xml(img)
+        if xml is not None:
             samples.append(_voc_sample(img, xml, unknown))
             continue
-        if img.parent.name != "images" and "images" not in img.parts:
+        label = _yolo_label(img)
+        if label is None:
             continue
-        parts = list(img.parts)
-        k = len(parts) - 1 - parts[::-1].index("images")
-        label = Path(*parts[:k], "labels", *parts[k + 1 :]).with_suffix(".txt")
-        if not label.exists():
-            continue
-        names = _find_names(label.parent, stop)
-        if names is None:
-            raise DatasetError(f"no classes.txt or data.yaml names for {label}")
-        numbers = [n for n in names if n.strip().isdigit() and not 2 <= int(n) <= 10]
-        if numbers:  # '0', '1', '11' ...: class numbers, not ranks, so '2' is no two either
-            raise DatasetError(
-                f"the class names for {label} are numbers (e.g. {numbers[0]!r}), not cards"
-            )
-        codes = set()
-        for line in label.read_text().splitlines():
-            if line.strip():
-                cls = int(float(line.split()[0]))
-                if cls >= len(names):
-                    raise DatasetError(f"{label}: class {cls} beyond the {len(names)} names")
-                code = normalise_label(names[cls])
-                if code:
-                    codes.add(code)
-                else:
-                    unknown.add(names[cls])
-        samples.append(Sample(img, codes))
+        path, exists = label
+        samples.append(_yolo_sample(img, path, stop, unknown) if exists else Sample(img, set()))
     if not samples:
-        raise DatasetError(f"no labelled images (YOLO images/+labels/ or VOC xml) under {root}")
+        raise DatasetError(
+            f"no labelled images (YOLO images/+labels/, Pascal VOC xml or COCO json) under {root}"
+        )
     if any(len(c) == 1 for s in samples for c in s.codes):  # ranks alone: all judged by rank
         for sample in samples:
             sample.rank_only = True
@@ -174,7 +301,10 @@ def _voc_sample(img: Path, xml: Path, unknown: set[str]) -> Sample:
         codes.add(code)
         bb = obj.find("bndbox")
         if bb is not None:
-            boxes.append([float(bb.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax")])
+            try:
+                boxes.append([float(bb.findtext(k, "0")) for k in ("xmin", "ymin", "xmax", "ymax")])
+            except ValueError:
+                raise DatasetError(f"{xml}: a box's corner is not a number") from None
     return Sample(img, codes, card_boxes=boxes)
 
 
