@@ -33,6 +33,13 @@ DATA = Path(__file__).parent / "data" / "vision"
         ("10_of_diamonds", "TD"),
         ("hearts 7", "7H"),
         ("Jack Of Clubs", "JC"),
+        ("AceOfSpades", "AS"),  # CamelCase
+        ("QueenOfHearts", "QH"),
+        ("TenClubs", "TC"),
+        ("10Clubs", "TC"),  # a rank run into its suit's word
+        ("card_AS", "AS"),  # words around the name
+        ("playing card 7D", "7D"),
+        ("KS1", None),  # a code with something after it is not guessed
         ("king", "K"),  # a rank alone (edje: rank-only labels)
         ("K", "K"),
         ("10", "T"),

@@ -26,6 +26,7 @@ SUIT_WORDS = {
 }  # fmt: skip
 RANKS = "A23456789TJQK"
 NOT_CARDS = ("joker", "back", "blank")
+_FILLER = {"of", "card", "cards", "playing"}  # words around a card's name
 _SUIT_SIGNS = "\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667"
 
 
@@ -56,13 +57,15 @@ def normalise_label(name: str) -> str | None:
     """A dataset's class name as a card code, a rank alone (rank-only sets), or None (a joker,
     a card back, or anything else). Accepted: '10C', 'Th', 'AS', suit first ('S10', 'HQ'),
     suit signs ('10\u2665', 'A\u2660'), words ('ace of spades', 'Queen_Hearts', 'two-of-clubs',
-    'hearts 7'), and a rank alone ('king', 'K', '9')."""
-    n = name.replace("\ufe0f", "").strip().lower()  # a suit sign's emoji selector dropped
+    'hearts 7', 'AceOfSpades', '10clubs', 'card_AS'), and a rank alone ('king', 'K', '9')."""
+    n = name.replace("\ufe0f", "").strip()  # a suit sign's emoji selector dropped
+    n = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", n).lower()  # 'AceOfSpades' -> 'ace of spades'
     if not n or any(w in n for w in NOT_CARDS):
         return None
     for sign in _SUIT_SIGNS:  # a suit sign is a word of its own: '10\u2665' -> '10 \u2665'
         n = n.replace(sign, f" {sign} ")
-    words = [w for w in re.split(r"[\s_\-./]+", n) if w and w != "of"]
+    n = re.sub(r"(?<=\d)(?=[a-z])|(?<=[a-z])(?=\d)", " ", n)  # '10clubs' -> '10 clubs'
+    words = [w for w in re.split(r"[\s_\-./]+", n) if w and w not in _FILLER]
     if len(words) == 1:
         w = words[0]
         if rank := _rank(w):
