@@ -10,6 +10,7 @@ often the arm a play's view saw most came from the edge of that play's seat (`ar
     python3 benchmarks/table.py                      # 20 whole matches, 30 fps
     python3 benchmarks/table.py --matches 4 --rounds 1 --fps 15 --json
     python3 benchmarks/table.py --labels             # exact labels instead of the recogniser
+    python3 benchmarks/table.py --setup lebanese:3   # one rule set and player count only
     python3 benchmarks/table.py --videos V --trace T # reuse videos in V; per-match traces in T
 
 A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
@@ -80,7 +81,7 @@ def render_match(i: int, args, folder: Path) -> tuple[Path, dict, list | None]:
 
     from controller.simulator import simulate
 
-    variant, players = SETUPS[i % len(SETUPS)]
+    variant, players = args.setup or SETUPS[i % len(SETUPS)]
     seed = args.seed + i
     rounds = args.rounds or None  # 0: the whole match, until the rule set's target is reached
     name = (
@@ -333,6 +334,18 @@ def _pct(xs: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
 
+def _setup(text: str) -> tuple[str, int]:
+    from engine.rules import get_ruleset
+
+    variant, _, players = text.partition(":")
+    try:
+        get_ruleset(variant)
+        n = int(players)
+    except (KeyError, ValueError):
+        raise argparse.ArgumentTypeError(f"expected VARIANT:PLAYERS, got {text!r}") from None
+    return variant, n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=20)
@@ -345,6 +358,13 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="index of the first match")
     ap.add_argument(
         "--deck", default="aguilar-lgpl3", help="card design (bellot-lgpl21 is held out)"
+    )
+    ap.add_argument(
+        "--setup",
+        type=_setup,
+        default=None,
+        help="VARIANT:PLAYERS for every match (lebanese:3 is the only 3-player one); default: "
+        "the rule sets and player counts in turn",
     )
     ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
     ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")
