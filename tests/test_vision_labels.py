@@ -262,3 +262,20 @@ def test_coco_file_names_under_an_images_folder_and_a_missing_image(tmp_path, ca
     assert run(["eval", str(root)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "image 'val/empty_table.jpg' not found" in err
+
+
+def test_a_csv_of_boxes_tensorflow_layout_with_rows_for_images_not_there(tmp_path):
+    # one row a box (EdjeElectronics' train_labels.csv, Roboflow's _annotations.csv); the CSV
+    # may list images the folder does not hold: those rows are left out
+    root = tmp_path / "ds"
+    root.mkdir()
+    rows = ["filename,width,height,class,xmin,ymin,xmax,ymax"]
+    for name, codes in TRUTH.items():
+        shutil.copy(DATA / name, root / name)
+        rows += [f"{name},1280,720,{NAMES[CARDS.index(c)]},10,20,110,160" for c in codes]
+    rows.append("elsewhere.jpg,1280,720,AS,1,2,3,4")
+    rows.append("rendered_bellot_2.jpg,1280,720,joker,1,2,3,4")  # not a card: no code
+    (root / "_annotations.csv").write_text("\n".join(rows) + "\n")
+    samples = load_dataset(root)
+    assert _read(samples) == {k: set(v) for k, v in TRUTH.items() if v}  # the empty table: no row
+    assert sorted(len(s.card_boxes) for s in samples) == sorted(len(v) for v in TRUTH.values() if v)

@@ -1,4 +1,4 @@
-"""Evaluation of the recogniser on labelled folders (YOLO txt, Pascal VOC xml or COCO json).
+"""Evaluation of the recogniser on labelled folders (YOLO txt, Pascal VOC xml, COCO json, CSV).
 
 Card-set precision/recall/F1 per image and per class, the worst classes' confusions, and speed.
 """
@@ -189,6 +189,45 @@ def _coco_samples(path: Path, data: dict, root: Path, unknown: set[str]) -> list
     return samples
 
 
+def _csv_samples(root: Path, unknown: set[str]) -> list[Sample]:
+    """Images labelled in a CSV of one row a box, `filename` and `class` columns (the
+    TensorFlow object-detection CSV: Roboflow's `_annotations.csv`, EdjeElectronics'
+    `train_labels.csv`), each image beside its CSV or under `root`. Rows for images not there
+    are left out: such files often list a whole collection, of which a folder holds part."""
+    import csv
+
+    by_image: dict[Path, set[str]] = {}
+    boxes: dict[Path, list[list[float]]] = {}
+    for path in sorted(root.rglob("*.csv")):
+        try:
+            with path.open(newline="", encoding="utf-8-sig") as f:
+                rows = list(csv.DictReader(f))
+        except (UnicodeDecodeError, csv.Error, OSError):
+            continue
+        if not rows or not {"filename", "class"} <= {str(k).strip().lower() for k in rows[0]}:
+            continue
+        for row in rows:
+            row = {str(k).strip().lower(): (v or "").strip() for k, v in row.items() if k}
+            image = next(
+                (p for p in (path.parent / row["filename"], root / row["filename"]) if p.is_file()),
+                None,
+            )
+            if image is None or image.suffix.lower() not in IMAGE_EXTS:
+                continue
+            codes = by_image.setdefault(image, set())
+            code = normalise_label(row["class"])
+            if code is None:
+                unknown.add(row["class"])
+                continue
+            codes.add(code)
+            try:
+                box = [float(row[k]) for k in ("xmin", "ymin", "xmax", "ymax")]
+            except (KeyError, ValueError):
+                continue
+            boxes.setdefault(image, []).append(box)
+    return [Sample(i, c, card_boxes=boxes.get(i, [])) for i, c in by_image.items()]
+
+
 def _voc_xml(img: Path) -> Path | None:
     """The Pascal VOC annotation of `img`: beside it, or in the `Annotations` folder beside
     its own (VOC's `JPEGImages/` + `Annotations/`)."""
@@ -250,7 +289,9 @@ def _yolo_sample(img: Path, label: Path, stop: Path, unknown: set[str]) -> Sampl
 def load_dataset(root: Path | str) -> list[Sample]:
     """Every labelled image under `root`: YOLO (`images/` + `labels/`, or a `.txt` beside each
     image; names in classes.txt or data.yaml), Pascal VOC (an xml beside each image, or
-    `Annotations/` beside `JPEGImages/`) or COCO (a JSON of images, annotations, categories)."""
+    `Annotations/` beside `JPEGImages/`), COCO (a JSON of images, annotations, categories) or
+    a CSV of boxes (`filename`, `class`, ...); an image labelled two ways is read by the first
+    of COCO, VOC, YOLO, CSV."""
     root = Path(root)
     if not root.exists():
         raise DatasetError(f"dataset folder not found: {root}")
@@ -262,8 +303,12 @@ def load_dataset(root: Path | str) -> list[Sample]:
     for path, data in _coco_sets(root):
         samples += _coco_samples(path, data, root, unknown)
     claimed = {s.image.resolve() for s in samples}
+    listed = {s.image.resolve(): s for s in _csv_samples(root, unknown)}
     for img in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_EXTS):
         if not img.is_file() or img.resolve() in claimed:
+            continue
+        if img.resolve() in listed and _voc_xml(img) is None and _yolo_label(img) is None:
+            samples.append(listed[img.resolve()])
             continue
         xml = _voc_xml(img)
         if xml is not None:
@@ -276,7 +321,7 @@ def load_dataset(root: Path | str) -> list[Sample]:
         samples.append(_yolo_sample(img, path, stop, unknown) if exists else Sample(img, set()))
     if not samples:
         raise DatasetError(
-            f"no labelled images (YOLO images/+labels/, Pascal VOC xml or COCO json) under {root}"
+            f"no labelled images (YOLO images/+labels/, Pascal VOC xml, COCO json or CSV) under {root}"
         )
     if any(len(c) == 1 for s in samples for c in s.codes):  # ranks alone: all judged by rank
         for sample in samples:
