@@ -820,6 +820,16 @@ class TurnTracker:
         card, f = self._card, self.floor
         assert card is not None
         conf = min(self._conf, snap.confidence)
+        if s == laid - {card} and self._taken_by_next(snap):
+            # The laid card alone left, lifted by an arm from the next seat's edge: it took
+            # nothing (a trail, R2.7), and the next player's card, laid and scooped between
+            # two views, took it. Its trail is judged as read; the prompt asks for that card.
+            self.mode, self.floor = IDLE, laid
+            turn = ObservedTurn(
+                card, f, laid, snap.t, self._t_land, False, self._conf, self._unsure,
+                self._card_conf, reading=self._reading,
+            )  # fmt: skip
+            return [turn, *self._idle(snap)]
         if s < laid:  # cards left: the capture is complete
             if snap.faint and snap.faint_box is not None and self.still_lying is not None:
                 # a card read faintly where one that seemed taken lay: it may lie there still
@@ -863,6 +873,16 @@ class TurnTracker:
             reading=self._reading,
         )  # fmt: skip
         return [turn, *self._idle(snap)]
+
+    def _taken_by_next(self, snap: Snapshot) -> bool:
+        """Whether the one arm this view saw reaching in came from the next seat's edge (not
+        the seat to play's), for at least SCOOP_ARM_S (a lay and scoop: 0.33-0.47 s)."""
+        return (
+            self.reached is not None
+            and len(snap.arms) == 1
+            and snap.arms[0][1] >= SCOOP_ARM_S
+            and self.reached(snap.arms) == 1
+        )
 
     def _await_show(self, snap: Snapshot) -> list[Intent]:
         after, s = self._after, snap.floor

@@ -482,3 +482,50 @@ def test_a_trail_gathered_with_the_floor_at_the_rounds_end_is_no_capture_r3_5(la
             "QC", frozenset({"9C", "5D"}), frozenset()
         )  # fmt: skip
         assert tt.floor == frozenset()
+
+
+def _doubtful_six(clock: Clock, arm_seat: int) -> tuple[Snapshot, Snapshot]:
+    """Seat 1 lays a 6H read doubtfully (0.3 sure; 6H 0.60, and its runner-up TH 0.31 would
+    take the TS), so its turn waits for the scoop; then the 6H alone leaves, an arm from
+    `arm_seat` seen."""
+    s = clock.snap("3H 8S TS KD 6H")
+    laid = Snapshot(
+        s.t, s.floor, confidence=0.3, confidences=(("6H", 0.3),),
+        readings=(("6H", (("6H", 0.6), ("TH", 0.31), ("9H", 0.04))),),
+    )  # fmt: skip
+    s = clock.snap("3H 8S TS KD")
+    return laid, Snapshot(s.t, s.floor, arms=((arm_seat, 0.5),))
+
+
+def test_a_laid_card_lifted_alone_by_the_next_seats_arm_trailed_and_was_taken_r2_7():
+    # The next player (seat 0) laid a 6D and scooped it with the 6H between two views: the
+    # 6H took nothing (a legal trail, R2.7), and the prompt asks seat 0 for the card that
+    # took it (R2.2: a 6 takes the 6H); no foul anywhere.
+    table, clock = dealt(floor="3H 8S TS KD")
+    laid, lifted = _doubtful_six(clock, arm_seat=0)
+    (event,) = table.feed_snapshot(laid)
+    assert event.type == CARD_LAID and event.data["card"] == "6H"
+    trail, prompt = table.feed_snapshot(lifted)
+    assert (trail.type, trail.data["card"], trail.data["seat"], trail.data["verdict"]) == (
+        TURN, "6H", 1, "trail"
+    )  # fmt: skip
+    assert (prompt.type, prompt.data["kind"], prompt.data["seat"]) == (PROMPT, "show_card", 0)
+    assert table.feed_snapshot(clock.snap("3H 8S TS KD 6D")) == []
+    (capture,) = table.feed_snapshot(clock.snap("3H 8S TS KD"))
+    assert (capture.data["card"], capture.data["seat"], capture.data["takes"]) == (
+        "6D", 0, ["6H"]
+    )  # fmt: skip
+    assert table.state.fouls() == [] and table.state.to_play == 1
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()
+
+
+def test_a_laid_card_lifted_alone_by_its_own_players_arm_is_held_as_a_foul_r7():
+    # Its own player took the 6H back with nothing: a capture of nothing, held for the
+    # referee (R7), as before.
+    table, clock = dealt(floor="3H 8S TS KD")
+    laid, lifted = _doubtful_six(clock, arm_seat=1)
+    table.feed_snapshot(laid)
+    (foul,) = table.feed_snapshot(lifted)
+    assert (foul.type, foul.data["card"], foul.data["seat"], foul.data["foul"]) == (
+        FOUL, "6H", 1, "wrong_capture"
+    )  # fmt: skip
