@@ -820,10 +820,11 @@ class TurnTracker:
         card, f = self._card, self.floor
         assert card is not None
         conf = min(self._conf, snap.confidence)
-        if s == laid - {card} and self._taken_by_next(snap):
-            # The laid card alone left, lifted by an arm from the next seat's edge: it took
-            # nothing (a trail, R2.7), and the next player's card, laid and scooped between
-            # two views, took it. Its trail is judged as read; the prompt asks for that card.
+        if laid < s or (s == laid - {card} and self._taken_by_next(snap)):
+            # The next card came while this one still lay untouched, or this one alone left,
+            # lifted by an arm from the next seat's edge (the next player's card, laid and
+            # scooped between two views, took it: the prompt asks for that card): it trailed
+            # (the engine decides whether that was a missed capture). Then read the next play.
             self.mode, self.floor = IDLE, laid
             turn = ObservedTurn(
                 card, f, laid, snap.t, self._t_land, False, self._conf, self._unsure,
@@ -855,15 +856,6 @@ class TurnTracker:
                     reading=self._reading,
                 )
             ]
-        if laid < s:
-            # The next card came while this one still lay untouched: it trailed (the engine
-            # decides whether that was a missed capture). Then read the next play.
-            self.mode, self.floor = IDLE, laid
-            turn = ObservedTurn(
-                card, f, laid, snap.t, self._t_land, False, self._conf, self._unsure,
-                self._card_conf, reading=self._reading,
-            )  # fmt: skip
-            return [turn, *self._idle(snap)]
         # Cards left and a new one arrived between two settled views: the capture left
         # `laid & s`, then the next play.
         kept = laid & s
