@@ -140,11 +140,11 @@ def _coco_sets(root: Path) -> list[tuple[Path, dict]]:
 
     found = []
     for path in sorted(root.rglob("*.json")):
-        if path.stat().st_size > 500_000_000:
-            continue
         try:
+            if path.stat().st_size > 500_000_000:
+                continue
             data = json.loads(path.read_text(encoding="utf-8-sig"))
-        except (UnicodeDecodeError, ValueError, OSError):
+        except (UnicodeDecodeError, ValueError, OSError):  # not JSON, or a broken link
             continue
         if isinstance(data, dict) and all(
             isinstance(data.get(k), list) for k in ("images", "annotations", "categories")
@@ -272,7 +272,7 @@ def _yolo_sample(img: Path, label: Path, stop: Path, unknown: set[str]) -> Sampl
             continue
         try:
             cls = int(float(line.split()[0]))
-        except ValueError:
+        except (ValueError, OverflowError):
             raise DatasetError(
                 f"{label} line {n}: {line.split()[0]!r} is not a class number"
             ) from None
@@ -320,9 +320,8 @@ def load_dataset(root: Path | str) -> list[Sample]:
         path, exists = label
         samples.append(_yolo_sample(img, path, stop, unknown) if exists else Sample(img, set()))
     if not samples:
-        raise DatasetError(
-            f"no labelled images (YOLO images/+labels/, Pascal VOC xml, COCO json or CSV) under {root}"
-        )
+        kinds = "YOLO images/+labels/, Pascal VOC xml, COCO json or CSV"
+        raise DatasetError(f"no labelled images ({kinds}) under {root}")
     if any(len(c) == 1 for s in samples for c in s.codes):  # ranks alone: all judged by rank
         for sample in samples:
             sample.rank_only = True
