@@ -342,3 +342,14 @@ def test_the_shipped_still_settings_are_the_ones_training_writes():
     # shipped file was tuned by hand since: a retrained model must read photos as this one does
     shipped = json.loads((MODELS / "recognizer.json").read_text())["still"]
     assert {k: shipped.get(k) for k in Recognizer.STILL} == Recognizer.STILL
+
+
+def test_quarter_turns_read_in_one_run_read_as_one_run_a_turn(rec):
+    # `_turned` batches a crop's turns through each classifier: the very same probabilities
+    from vision.recognizer import _quarter
+
+    crops = (np.random.default_rng(3).random((5, rec.cls_size, rec.cls_size, 3)) * 255).astype(
+        np.uint8
+    )
+    one_by_one = np.stack([rec._classify(_quarter(crops, k)) for k in (1, 2, 3)])
+    assert np.array_equal(rec._turned(crops, (1, 2, 3)), one_by_one)
