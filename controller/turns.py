@@ -735,11 +735,7 @@ class TurnTracker:
         card, before, after = last
         if after != self.floor or card not in removed:
             return None
-        if (
-            len(snap.arms) != 1  # none seen, or another seat's arm reached in too
-            or snap.arms[0][1] < SCOOP_ARM_S
-            or self.reached(snap.arms) != self.players - 1
-        ):
+        if not self._one_arm_from(snap, self.players - 1):
             return None
         self.floor = self.floor - removed
         return TrailScooped(card, before, self.floor, snap.t)
@@ -820,7 +816,7 @@ class TurnTracker:
         card, f = self._card, self.floor
         assert card is not None
         conf = min(self._conf, snap.confidence)
-        if laid < s or (s == laid - {card} and self._taken_by_next(snap)):
+        if laid < s or (s == laid - {card} and self._one_arm_from(snap, 1)):
             # The next card came while this one still lay untouched, or this one alone left,
             # lifted by an arm from the next seat's edge (the next player's card, laid and
             # scooped between two views, took it: the prompt asks for that card): it trailed
@@ -866,14 +862,15 @@ class TurnTracker:
         )  # fmt: skip
         return [turn, *self._idle(snap)]
 
-    def _taken_by_next(self, snap: Snapshot) -> bool:
-        """Whether the one arm this view saw reaching in came from the next seat's edge (not
-        the seat to play's), for at least SCOOP_ARM_S (a lay and scoop: 0.33-0.47 s)."""
+    def _one_arm_from(self, snap: Snapshot, after: int) -> bool:
+        """Whether one arm alone reached in over this view (none other seen), from the edge of
+        the seat `after` seats after the seat to play (1: the next; players - 1: the one
+        before), for at least SCOOP_ARM_S (a lay and scoop: 0.33-0.47 s)."""
         return (
             self.reached is not None
             and len(snap.arms) == 1
             and snap.arms[0][1] >= SCOOP_ARM_S
-            and self.reached(snap.arms) == 1
+            and self.reached(snap.arms) == after
         )
 
     def _await_show(self, snap: Snapshot) -> list[Intent]:

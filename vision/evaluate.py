@@ -307,18 +307,14 @@ def load_dataset(root: Path | str) -> list[Sample]:
     for img in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_EXTS):
         if not img.is_file() or img.resolve() in claimed:
             continue
-        if img.resolve() in listed and _voc_xml(img) is None and _yolo_label(img) is None:
-            samples.append(listed[img.resolve()])
-            continue
-        xml = _voc_xml(img)
+        xml, label = _voc_xml(img), _yolo_label(img)
         if xml is not None:
             samples.append(_voc_sample(img, xml, unknown))
-            continue
-        label = _yolo_label(img)
-        if label is None:
-            continue
-        path, exists = label
-        samples.append(_yolo_sample(img, path, stop, unknown) if exists else Sample(img, set()))
+        elif label is not None:
+            path, exists = label
+            samples.append(_yolo_sample(img, path, stop, unknown) if exists else Sample(img, set()))
+        elif img.resolve() in listed:
+            samples.append(listed[img.resolve()])
     if not samples:
         kinds = "YOLO images/+labels/, Pascal VOC xml, COCO json or CSV"
         raise DatasetError(f"no labelled images ({kinds}) under {root}")
