@@ -353,3 +353,17 @@ def test_quarter_turns_read_in_one_run_read_as_one_run_a_turn(rec):
     )
     one_by_one = np.stack([rec._classify(_quarter(crops, k)) for k in (1, 2, 3)])
     assert np.array_equal(rec._turned(crops, (1, 2, 3)), one_by_one)
+
+
+def test_network_input_is_the_frame_in_rgb_planes_scaled_to_one():
+    # what the detector and the classifiers are fed: channel 0 the red plane, values / 255,
+    # laid out (N, 3, H, W) in one contiguous block (onnxruntime copies a strided one)
+    from vision.recognizer import _net_input
+
+    bgr = (np.random.default_rng(5).random((2, 37, 61, 3)) * 255).astype(np.uint8)
+    bgr[0, 4, 7] = (0, 128, 255)  # blue 0, green 128, red 255
+    x = _net_input(bgr)
+    assert x.shape == (2, 3, 37, 61) and x.dtype == np.float32 and x.flags["C_CONTIGUOUS"]
+    assert x[0, :, 4, 7].tolist() == [1.0, np.float32(128) / np.float32(255), 0.0]
+    plain = bgr[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+    assert np.array_equal(x, plain)
