@@ -12,6 +12,7 @@ often the arm a play's view saw most came from the edge of that play's seat (`ar
     python3 benchmarks/table.py --labels             # exact labels instead of the recogniser
     python3 benchmarks/table.py --setup lebanese:3   # one rule set and player count only
     python3 benchmarks/table.py --videos V --trace T # reuse videos in V; per-match traces in T
+    python3 benchmarks/table.py --exposure 0.3       # a dark camera: every frame's light x 0.3
 
 A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
 (a card touching the floor, landing, scooped, shown), every settled floor snapshot the tracker
@@ -206,6 +207,8 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         ok, frame = cap.read()
         if not ok:
             break
+        if args.exposure != 1.0:  # an under-exposed camera: less light, the same scene
+            frame = cv2.convertScaleAbs(frame, alpha=args.exposure)
         if tracker_reader is not None:
             tracker_reader.labels = labels_by_frame[k] if k < len(labels_by_frame) else []
         before = len(events)
@@ -366,6 +369,13 @@ def main() -> None:
         help="VARIANT:PLAYERS for every match (lebanese:3 is the only 3-player one); default: "
         "the rule sets and player counts in turn",
     )
+    ap.add_argument(
+        "--exposure",
+        type=float,
+        default=1.0,
+        help="each frame's light times this as it arrives (0.3: an under-exposed camera in a "
+        "dim café); the videos are rendered as before",
+    )
     ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
     ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")
     ap.add_argument("--render-only", action="store_true", help="render the videos, stop")
@@ -419,6 +429,7 @@ def main() -> None:
         "rounds_per_match": args.rounds or "whole match",
         "rounds": sum(r["rounds"] for r in rows),
         "fps": args.fps,
+        "exposure": args.exposure,
         "deck": args.deck,
         "scored_exactly": sum(r["exact"] for r in rows),
         "share_exact": round(sum(r["exact"] for r in rows) / max(1, len(rows)), 3),

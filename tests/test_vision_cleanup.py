@@ -3,18 +3,20 @@ still reads' second, smaller detector pass.
 
 The two webcam frames are from the ammememe hand-held set (CC BY 4.0; tests/data/vision/README.md):
 one carries the salt-and-pepper noise its dataset added to half its photos, the other is blurred
-so that its index is found only at the smaller scale.
+so that its index is found only at the smaller scale. A dark frame is the same rendered table
+with its light scaled down, as an under-exposed camera in a dim café gives it.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.cleanup import despeckle, impulse_share, stretch_dim
+from vision.cleanup import despeckle, expose, impulse_share, stretch_dim, white_level
 from vision.recognizer import Recognizer, _union
 
 DATA = Path(__file__).parent / "data" / "vision"
@@ -111,6 +113,42 @@ def test_video_reads_keep_the_frame_and_its_crops_as_they_are(still):
     dim = np.full((still.cls_size, still.cls_size, 3), 120, np.uint8)
     dim[10:38, 20:28] = 70
     assert still._sized(dim).max() >= 250 and video._sized(dim) is dim
+
+
+def test_a_dark_frame_is_brought_up_until_its_white_reads_235():
+    frame = np.full((400, 600, 3), 40, np.uint8)
+    frame[100:220, 200:290] = (120, 120, 120)  # a card's paper, lit at half the usual light
+    assert white_level(frame) == 120  # the brightest 0.5 %: the paper, not the table
+    up = expose(frame, 235.0)
+    assert up[150, 250].tolist() == [235, 235, 235] and up[0, 0].tolist() == [78, 78, 78]
+    # a well-lit frame (white 200: it would gain under 1.25x) is left as it is, the very array
+    lit = np.clip(frame.astype(int) * 5 // 3, 0, 255).astype(np.uint8)
+    assert expose(lit, 235.0) is lit
+    # a black frame is brought up 4x at most (an empty table in the dark stays dark) ...
+    night = np.full((90, 160, 3), 20, np.uint8)
+    assert expose(night, 235.0).max() == 80
+    assert expose(frame, 0.0) is frame  # ... and 0 turns it off
+
+
+def test_a_dark_camera_frame_is_read_as_well_as_a_lit_one():
+    # every rendered table at a third of its light: read as is (the detector and classifiers
+    # were trained on well-lit frames) most of its cards are lost
+    truth = json.loads((DATA / "rendered_truth.json").read_text())
+    video = Recognizer()
+    as_is = Recognizer()
+    as_is.expose_white = 0.0
+    assert video.expose_white == Recognizer(still=True).expose_white == 235.0
+    right = {"lit": 0, "dark": 0, "dark as is": 0}
+    for k in range(3):
+        name = f"rendered_bellot_{k}.jpg"
+        lit = cv2.imread(str(DATA / name))
+        dark = cv2.convertScaleAbs(lit, alpha=0.3)
+        named = set(truth[name])
+        right["lit"] += len(named & {d.code for d in video.recognize(lit)})
+        right["dark"] += len(named & {d.code for d in video.recognize(dark)})
+        right["dark as is"] += len(named & {d.code for d in as_is.recognize(dark)})
+    assert right["dark"] >= right["lit"] >= 25  # of the 34 cards
+    assert right["dark as is"] <= right["lit"] - 10
 
 
 def test_two_passes_boxes_join_with_overlaps_kept_once():

@@ -1,5 +1,5 @@
-"""What a photograph's pixels need before the detector and classifiers read them: impulse
-(salt-and-pepper) noise found and filtered out, and dim crops stretched to full contrast.
+"""What a photograph's pixels need before the detector and classifiers read them: a dark frame
+brought up, impulse (salt-and-pepper) noise filtered out, and dim crops stretched to full contrast.
 """
 
 from __future__ import annotations
@@ -12,6 +12,9 @@ _RING = np.ones((3, 3), np.uint8)
 _RING[1, 1] = 0
 SPIKE = 40  # grey levels a speck stands above (or below) all eight of its neighbours ...
 FLAT = 40  # ... whose own spread is less than this (a speck on smooth ground, not an edge)
+WHITE_SHARE = 0.005  # the brightest share of a frame taken for its white (a card's paper) ...
+EXPOSE_LEAST = 1.25  # ... which is brought up only where that takes this gain or more ...
+EXPOSE_MOST = 4.0  # ... and never by more (an empty, dark table's grain stays grain)
 
 
 def impulse_share(frame_bgr: np.ndarray) -> float:
@@ -37,6 +40,29 @@ def despeckle(frame_bgr: np.ndarray, above: float) -> np.ndarray:
     if above <= 0 or impulse_share(frame_bgr) <= above:
         return frame_bgr
     return cv2.medianBlur(frame_bgr, 3)
+
+
+def white_level(frame_bgr: np.ndarray) -> float:
+    """The grey level of the frame's brightest `WHITE_SHARE` (every fourth pixel each way): a
+    card's white paper where cards lie."""
+    grey = cv2.cvtColor(np.ascontiguousarray(frame_bgr[::4, ::4]), cv2.COLOR_BGR2GRAY)
+    counts = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
+    above = np.cumsum(counts[::-1])  # pixels at or above each level, from 255 down
+    return float(255 - int(np.searchsorted(above, WHITE_SHARE * grey.size)))
+
+
+def expose(frame_bgr: np.ndarray, white: float) -> np.ndarray:
+    """A dark frame scaled up so that its white (`white_level`) reads `white`: an under-exposed
+    camera's (a dim café, a fixed exposure) or a greyish photo's. A frame that would gain less
+    than `EXPOSE_LEAST` is returned as it is (every rendered café table measured), and none
+    gains more than `EXPOSE_MOST`. 0: off."""
+    if white <= 0:
+        return frame_bgr
+    gain = min(EXPOSE_MOST, white / max(white_level(frame_bgr), 1.0))
+    if gain < EXPOSE_LEAST:
+        return frame_bgr
+    lut = np.clip(np.arange(256) * gain, 0, 255).astype(np.uint8)
+    return cv2.LUT(frame_bgr, lut)
 
 
 def stretch_dim(crop_bgr: np.ndarray, below: float, tail: float = 1.0) -> np.ndarray:

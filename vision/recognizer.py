@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.boxes import iou as _iou
-from vision.cleanup import despeckle, stretch_dim
+from vision.cleanup import despeckle, expose, stretch_dim
 from vision.crops import CROP_PX, face_crop, index_crop, square_up
 from vision.last_look import last_look
 from vision.outline import card_outline
@@ -105,6 +105,7 @@ class Recognizer:
     MAX_SIZE = 1280
     BARE_LOOK = 1.0  # a card seen with no index in it: the frame read again this much larger
     CARD_PX = 100.0  # video: the table controller's tracker is tuned to these reads
+    EXPOSE_WHITE = 235.0  # a dark frame's white is brought up to this (video and still reads)
     INDEX_TO_CARD = 5.0  # a card's long side over its corner index's (the decks: 4.5-6)
     HALF_TURN_BELOW = 0.7  # a first read less sure than this is read the other 3 quarter turns
     LONE_MIN_CONFIDENCE = 0.15  # the least confidence of a read with no card box around it
@@ -235,6 +236,9 @@ class Recognizer:
         # found surer smaller); an index (or face) crop spanning under `stretch_below` grey
         # levels is stretched to full contrast
         self.despeckle_above = float(meta.get("despeckle_above", 0.0))
+        # a dark frame is scaled up first, so that its white (a card's paper) reads
+        # `expose_white` (`vision.cleanup.expose`: an under-exposed camera; 0: off)
+        self.expose_white = float(meta.get("expose_white", 0.0))
         self.small_look = float(meta.get("small_look", 1.0))
         # still reads: the frame is also read mirrored left to right and turned half round, at
         # these times the fitted size, and the indices found only there join (0: off)
@@ -344,11 +348,11 @@ class Recognizer:
         return out
 
     def prepare(self, frame_bgr: np.ndarray) -> np.ndarray:
-        """The frame as the models read it: checked, and median-filtered when speckled
-        (`despeckle_above`; still reads only)."""
+        """The frame as the models read it: checked, brought up when dark (`expose_white`), and
+        median-filtered when speckled (`despeckle_above`; still reads only)."""
         if frame_bgr is None or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
             raise ValueError("expected a BGR image of shape (h, w, 3)")
-        return despeckle(frame_bgr, self.despeckle_above)
+        return despeckle(expose(frame_bgr, self.expose_white), self.despeckle_above)
 
     def detect(
         self, frame_bgr: np.ndarray, prepared: bool = False

@@ -399,6 +399,7 @@ def export(cfg: TrainConfig) -> dict:
         "min_confidence": cfg.min_confidence,
         "half_turn": True,
         "card_px": R.CARD_PX,
+        "expose_white": R.EXPOSE_WHITE,
         "classifier_int8": True,
         "half_turn_below": R.HALF_TURN_BELOW,
         "lone_min_confidence": R.LONE_MIN_CONFIDENCE,
