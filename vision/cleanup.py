@@ -54,8 +54,8 @@ def white_level(frame_bgr: np.ndarray) -> float:
 def expose(frame_bgr: np.ndarray, white: float) -> np.ndarray:
     """A dark frame scaled up so that its white (`white_level`) reads `white`: an under-exposed
     camera's (a dim café, a fixed exposure) or a greyish photo's. A frame that would gain less
-    than `EXPOSE_LEAST` is returned as it is (every rendered café table measured), and none
-    gains more than `EXPOSE_MOST`. 0: off."""
+    than `EXPOSE_LEAST` is returned as it is (as each of 200 rendered café tables with cards
+    was), and none gains more than `EXPOSE_MOST`. `white` 0: off."""
     if white <= 0:
         return frame_bgr
     gain = min(EXPOSE_MOST, white / max(white_level(frame_bgr), 1.0))
