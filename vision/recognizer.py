@@ -602,7 +602,7 @@ class Recognizer:
         trained on every turn)."""
         x = _net_input(crops)
         n = self.face_turns
-        turns = np.ascontiguousarray(np.concatenate([np.rot90(x, t, (2, 3)) for t in range(n)]))
+        turns = np.concatenate([np.rot90(x, t, (2, 3)) for t in range(n)])  # a new, C-ordered array
         out = self.face.run(None, {self._face_in: turns})[0]  # one run: the turns batched
         return out.reshape(n, len(crops), -1).mean(axis=0)
 
