@@ -4,7 +4,11 @@ Run: `python3 benchmarks/floors.py [--deck bellot-lgpl21] [--frames 10] [--seed 
 is a rendered 1280x720 café table holding one of:
 - `fan`: 15 cards fanned 5-8 degrees apart (each shows a thin strip with its index);
 - `heap`: 20 cards thrown together at any angle;
-- `small`: ten cards 9 % of the frame high (65 px: below the camera the README asks for).
+- `small`: ten cards 9 % of the frame high (65 px: below the camera the README asks for);
+- `crowded`: a floor left untaken for rounds, 20 cards in loose rows, touching or nearly;
+- `overlap`: three rows of five cards, each laid half over the one before (a tidied floor);
+- `edge`: eight cards lying partly outside the frame (a camera mounted off-centre);
+- `tossed`: 4-10 cards thrown onto the middle of the table at any angle, some overlapping.
 Both reads are measured (video: the table controller's; still: `basra-table recognize`). A
 card counts when at least one corner index is visible; the figures are summed over the frames.
 """
@@ -65,7 +69,66 @@ def small(rng: np.random.Generator, codes: list[str], n: int = 10) -> list[CardP
     ]
 
 
-KINDS = {"fan": fan, "heap": heap, "small": small}
+def crowded(rng: np.random.Generator, codes: list[str], n: int = 20) -> list[CardPlacement]:
+    w, h = SIZE
+    height = h * 0.17
+    return [
+        CardPlacement(
+            codes.pop(),
+            (
+                float(w * 0.5 + (i % 5 - 2) * height * 0.78 + rng.normal(0, height * 0.04)),
+                float(h * 0.5 + (i // 5 - 1.5) * height * 1.04 + rng.normal(0, height * 0.04)),
+            ),
+            float(rng.normal(0, 6)),
+            height,
+        )
+        for i in range(n)
+    ]
+
+
+def overlap(rng: np.random.Generator, codes: list[str], n: int = 15) -> list[CardPlacement]:
+    w, h = SIZE
+    height = h * 0.2
+    step = height * 0.72 * rng.uniform(0.45, 0.6)
+    return [
+        CardPlacement(
+            codes.pop(),
+            (float(w * 0.5 + (i % 5 - 2) * step), float(h * 0.5 + (i // 5 - 1) * height * 1.1)),
+            float(rng.normal(0, 4)),
+            height,
+        )
+        for i in range(n)
+    ]
+
+
+def edge(rng: np.random.Generator, codes: list[str], n: int = 8) -> list[CardPlacement]:
+    w, h = SIZE
+    height, out = h * 0.2, []
+    for i in range(n):
+        side, t = i % 4, rng.uniform(0.2, 0.8)
+        inset = height * rng.uniform(0.05, 0.3)  # the card's centre this far inside the border
+        x, y = [(t * w, inset), (w - inset, t * h), (t * w, h - inset), (inset, t * h)][side]
+        out.append(
+            CardPlacement(codes.pop(), (float(x), float(y)), float(rng.uniform(-180, 180)), height)
+        )
+    return out
+
+
+def tossed(rng: np.random.Generator, codes: list[str]) -> list[CardPlacement]:
+    w, h = SIZE
+    return [
+        CardPlacement(
+            codes.pop(),
+            (float(rng.uniform(0.25, 0.75) * w), float(rng.uniform(0.2, 0.8) * h)),
+            float(rng.uniform(-180, 180)),
+            h * 0.16,
+        )
+        for _ in range(int(rng.integers(4, 11)))
+    ]
+
+
+KINDS = {"fan": fan, "heap": heap, "small": small, "crowded": crowded, "overlap": overlap,
+         "edge": edge, "tossed": tossed}  # fmt: skip
 
 
 def measure(kind: str, deck: Deck, frames: int, seed: int, still: bool) -> dict:
@@ -90,9 +153,12 @@ def main() -> None:
     ap.add_argument("--deck", default="bellot-lgpl21")
     ap.add_argument("--frames", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--kinds", default=",".join(KINDS), help="comma-separated, of: " + ", ".join(KINDS)
+    )
     a = ap.parse_args()
     deck = Deck.load(a.deck)
-    for kind in KINDS:
+    for kind in a.kinds.split(","):
         for still in (False, True):
             print(json.dumps(measure(kind, deck, a.frames, a.seed, still)), flush=True)
 

@@ -87,13 +87,13 @@ def render_match(i: int, args, folder: Path) -> tuple[Path, dict, list | None]:
     rounds = args.rounds or None  # 0: the whole match, until the rule set's target is reached
     name = (
         f"{variant}-{players}p-s{seed}-r{rounds or 'all'}-f{args.fouls}-{args.fps}fps-{args.deck}"
-    )
+    ) + ("" if args.cards == "upright" else f"-{args.cards}")
     path, truth_path = folder / f"{name}.mp4", folder / f"{name}.json"
     if path.exists() and truth_path.exists() and not args.labels:
         return path, json.loads(truth_path.read_text()), None
     video = simulate(
         variant, players, seed, rounds=rounds, fouls=args.fouls, fps=args.fps,
-        misdeal=(i % 3 == 0), deck=args.deck,
+        misdeal=(i % 3 == 0), deck=args.deck, cards=args.cards,
     )  # fmt: skip
     t0 = time.perf_counter()
     labels_by_frame = [] if args.labels else None
@@ -375,6 +375,13 @@ def main() -> None:
         default=1.0,
         help="each frame's light times this as it arrives (0.3: an under-exposed camera in a "
         "dim café); the videos are rendered as before",
+    )
+    ap.add_argument(
+        "--cards",
+        choices=("upright", "seat", "any"),
+        default="upright",
+        help="how laid cards lie: upright to the camera, facing the seat that laid them, or at "
+        "any angle (the same match is played each way)",
     )
     ap.add_argument("--labels", action="store_true", help="exact labels, not the recogniser")
     ap.add_argument("--videos", type=Path, help="keep rendered videos here and reuse them")

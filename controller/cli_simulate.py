@@ -50,6 +50,14 @@ def simulate_cmd(
     dealer: Annotated[
         int | None, typer.Option("--dealer", help="with --out: first dealer (default: random)")
     ] = None,
+    cards: Annotated[
+        str,
+        typer.Option(
+            "--cards",
+            help="with --out: how laid cards lie: upright (to the camera), seat (facing the "
+            "player who laid them) or any (any angle)",
+        ),
+    ] = "upright",
     json_out: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
     if out is None:
@@ -59,14 +67,16 @@ def simulate_cmd(
             ("--misdeal", misdeal),
             ("--rounds", rounds is not None),
             ("--dealer", dealer is not None),
+            ("--cards", cards != "upright"),
         ):
             if given:
                 raise UserError(f"{name} needs --out VIDEO (it describes a rendered match)")
         _selfplay(variant, players, games, seed, json_out)
         return
     _render(
-        out, record, variant, players, seed, fouls, misdeal, fps, deck, rounds, dealer, json_out
-    )
+        out, record, variant, players, seed, fouls, misdeal, fps, deck, rounds, dealer, cards,
+        json_out,
+    )  # fmt: skip
 
 
 def _selfplay(variant: str, players: int, games: int, seed: int, json_out: bool) -> None:
@@ -102,6 +112,7 @@ def _render(
     deck: str,
     rounds: int | None,
     dealer: int | None,
+    cards: str,
     json_out: bool,
 ) -> None:
     from controller.simulator import fouls_path, simulate, write_truth, write_video
@@ -117,7 +128,7 @@ def _render(
     start = time.perf_counter()
     video = simulate(
         variant=variant, players=players, seed=seed, rounds=rounds, fouls=fouls,
-        misdeal=misdeal, fps=fps, deck=deck, dealer=dealer,
+        misdeal=misdeal, fps=fps, deck=deck, dealer=dealer, cards=cards,
     )  # fmt: skip
     frames = write_video(video, out)
     write_truth(video, record)

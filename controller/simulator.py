@@ -21,6 +21,9 @@ from controller.errors import UserError
 from controller.table_geometry import TableGeometry
 
 FOUL_KINDS = ("missed_capture", "wrong_capture")
+# how laid cards lie: upright to the camera (within 10 degrees), facing the player who laid
+# them (a player at the frame's left or right lays them across), or at any angle (tossed)
+CARD_TURNS = ("upright", "seat", "any")
 
 
 # ---- the game ------------------------------------------------------------------------------
@@ -262,8 +265,17 @@ class Timing:
 class Choreographer:
     """Places cards on the floor and in piles and writes the shots of a whole game."""
 
-    def __init__(self, game: SimGame, geometry: TableGeometry, size, rng, card_h: float):
+    def __init__(
+        self,
+        game: SimGame,
+        geometry: TableGeometry,
+        size,
+        rng,
+        card_h: float,
+        cards: str = "upright",
+    ):
         self.g = game
+        self.cards = cards  # how a laid card lies: CARD_TURNS
         self.geo = geometry
         self.w, self.h = size
         self.rng = rng
@@ -323,16 +335,31 @@ class Choreographer:
         off = 180 if len(self.geo.seats) == 2 else 0
         return (x + off, y) if abs(sy - 0.5) > abs(sx - 0.5) else (x, y + 120)
 
-    def _placement(self, code: str, center, face_up: bool = True):
+    def _placement(self, code: str, center, face_up: bool = True, seat: int | None = None):
+        """A card lying at `center`: upright to the camera within 10 degrees; laid by `seat`
+        with `cards` "seat", turned to face that player; with "any", at any angle (the same
+        draws either way, so a match plays out alike and only the cards' turn differs)."""
         from vision.scene import CardPlacement
 
+        angle = float(self.rng.uniform(-10, 10))
+        if self.cards == "any" and seat is not None:
+            angle *= 18.0
+        elif self.cards == "seat" and seat is not None:
+            angle += self._facing(seat)
         return CardPlacement(
             code,
             (float(center[0]), float(center[1])),
-            float(self.rng.uniform(-10, 10)),
+            angle,
             float(self.card_h * self.rng.uniform(0.97, 1.03)),
             face_up,
         )
+
+    def _facing(self, seat: int) -> float:
+        """The turn (degrees) of a card lying the right way up for the player at `seat`: the
+        frame edge nearest the seat is the player's side of the table."""
+        sx, sy = self.geo.seats[seat % len(self.geo.seats)]
+        d = {0.0: 1 - sy, 180.0: sy, 90.0: sx, -90.0: 1 - sx}  # bottom, top, left, right
+        return min(d, key=d.get)
 
     def _table_cards(self) -> list[Any]:
         out = []
@@ -372,7 +399,7 @@ class Choreographer:
     def lay(self, seat: int, code: str, center=None, pause: float = 0.5, mark=None) -> None:
         base = self._seat_base(seat)
         center = center or self._free_slot()
-        card = self._placement(code, center)
+        card = self._placement(code, center, seat=seat)
         self._move(self.timing.lay, base, self._edge_point(base), center, held=card)
         self.at[code] = card
         touch = {**mark, "kind": "touch"} if mark else None
@@ -444,7 +471,7 @@ class Choreographer:
             # Laid and scooped in one motion: the card is never seen lying still.
             base = self._seat_base(p.seat)
             target = self.at[removed[0]].center if removed else self._free_slot()
-            card = self._placement(p.card, target)
+            card = self._placement(p.card, target, seat=p.seat)
             self._move(tm.lay, base, self._edge_point(base), target, held=card)
             for c in removed:
                 self.at.pop(c, None)
@@ -660,10 +687,14 @@ def simulate(
     fast_share: float = 0.06,
     geometry: TableGeometry | None = None,
     dealer: int | None = None,
+    cards: str = "upright",
 ) -> SimVideo:
-    """Play a match with bots and choreograph it; render lazily with `SimVideo.frames()`."""
+    """Play a match with bots and choreograph it; render lazily with `SimVideo.frames()`.
+    `cards` (CARD_TURNS) says how laid cards lie; the match played is the same for each."""
     if fps not in (15, 30):
         raise UserError(f"--fps must be 15 or 30, not {fps}")
+    if cards not in CARD_TURNS:
+        raise UserError(f"--cards must be one of {', '.join(CARD_TURNS)}, not {cards!r}")
     from vision.deck import available_decks
 
     if deck not in available_decks():
@@ -672,7 +703,7 @@ def simulate(
     geo = geometry or TableGeometry.default(players)
     rng = np.random.default_rng(seed + 1)
     card_h = 0.16 * size[1]
-    shots = Choreographer(game, geo, size, rng, card_h).write()
+    shots = Choreographer(game, geo, size, rng, card_h, cards).write()
     return SimVideo(game, shots, fps, size, deck, seed, geo)
 
 

@@ -171,6 +171,10 @@ def test_simulate_rejects_bad_input_and_selfplay_shape(tmp_path, capsys):
         capsys, "simulate", "--out", str(tmp_path / "g.mp4"), "--deck", "no-such-deck"
     )
     assert code == 2 and "unknown deck 'no-such-deck'" in err
+    code, _out, err = call(capsys, "simulate", "--out", str(tmp_path / "g.mp4"), "--cards", "flat")
+    assert code == 2 and "--cards must be one of upright, seat, any, not 'flat'" in err
+    code, _out, err = call(capsys, "simulate", "--cards", "seat")
+    assert code == 2 and "--cards needs --out" in err
     assert not (tmp_path / "g.mp4").exists()
     code, out, err = call(
         capsys, "simulate", "--players", "2", "--games", "3", "--seed", "1", "--json"

@@ -160,3 +160,36 @@ def test_a_skipped_misdeal_fix_is_flagged_and_play_goes_on_from_the_floor_r1_3()
     assert turn.data["card"] == "4C" and not turn.data.get("takes")
     assert not table.state.errors
     assert replay(log).to_dict() == table.state.to_dict()
+
+
+def _laid_angles(video) -> list[tuple[int, float]]:
+    """(seat, angle) of each card as it first lies on the floor after its play."""
+    seat_of = {p.card: p.seat for r in video.game.rounds for p in r.plays}
+    out, seen = [], set()
+    for shot in video.shots:
+        for c in shot.cards:
+            if c.face_up and c.code in seat_of and c.code not in seen:
+                seen.add(c.code)
+                out.append((seat_of[c.code], c.angle_deg))
+    return out
+
+
+def test_simulated_cards_can_lie_facing_their_player_or_at_any_angle():
+    # A real table's players lay cards the right way up for themselves: at a four-player
+    # table the seats at the frame's left and right lay them across the camera's view. The
+    # same match is played whichever way the cards lie; only the cards' turn differs.
+    upright = simulate("egyptian", 4, 7, rounds=1, fps=15)
+    seat = simulate("egyptian", 4, 7, rounds=1, fps=15, cards="seat")
+    tossed = simulate("egyptian", 4, 7, rounds=1, fps=15, cards="any")
+    assert seat.game.record == upright.game.record == tossed.game.record
+    facing = {0: 0.0, 1: -90.0, 2: 180.0, 3: 90.0}  # bottom, right, top, left (turn order)
+
+    def off(angle: float, want: float) -> float:
+        return abs((angle - want + 180.0) % 360.0 - 180.0)
+
+    laid = _laid_angles(seat)
+    assert len(laid) >= 40 and {s for s, _ in laid} == {0, 1, 2, 3}
+    assert all(off(a, facing[s]) <= 10.0 for s, a in laid)
+    assert all(off(a, 0.0) <= 10.0 for _, a in _laid_angles(upright))
+    turned = [a for _, a in _laid_angles(tossed)]
+    assert max(off(a, 0.0) for a in turned) > 150 and sum(off(a, 0.0) > 45 for a in turned) > 20

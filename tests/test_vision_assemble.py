@@ -165,7 +165,18 @@ def test_a_card_read_from_one_index_alone_says_where_that_index_lies(rec):
     assert held.index is None and held.box == card[0]
     corner = _hit(rec, [180, 205, 195, 235], {"QD": 0.7}, det_conf=0.5)  # both corners
     (both,) = rec.assemble([sure, corner], [], 640, 480)
-    assert both.index is None and both.box == [105.0, 105.0, 195.0, 235.0]
+    # the box the two corners span, no side under 0.9 of their distance (125 px): the card
+    # lies about them at whatever angle (here upright, its sides 100 and 140 px)
+    assert both.index is None and both.box == [93.75, 105.0, 206.25, 235.0]
+    # a card lying aslant, its two corners level (held-out match 377, a queen of hearts
+    # tossed onto the floor, no card box found): not the thin strip they span (136 x 24 px)
+    # but a box about them as tall as 0.9 of their distance apart (112 px)
+    left = _hit(rec, [860, 469, 881, 487], {"QH": 0.75}, det_conf=0.26)
+    right = _hit(rec, [968, 463, 996, 483], {"QH": 0.93}, det_conf=0.28)
+    (queen,) = rec.assemble([left, right], [], 1280, 720)
+    x1, y1, x2, y2 = queen.box
+    assert (x1, x2) == (860.0, 996.0) and y2 - y1 == pytest.approx(100.45, abs=0.01)
+    assert y1 < 430 and y2 > 520  # the card spans y 414-542 in the frame
 
 
 def test_a_single_photo_wants_a_lone_read_surer_than_video_does(rec):
@@ -262,3 +273,27 @@ def test_a_corner_lying_on_the_card_beside_joins_its_own_card(rec):
 
 def _area(box) -> float:
     return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def test_a_corner_just_outside_a_card_box_cut_short_joins_its_card(rec):
+    # A queen of clubs tossed aslant onto the floor (held-out match 377, `benchmarks/table.py
+    # --cards any`): the detector's box for it stops at the lower-left corner index, so that
+    # corner lay alone. Read QC on its own, it outscored the box's other corner and took the
+    # box's place with a square guessed around it; the box's own read (a print beside the
+    # corner read KC there a moment before) then counted as a fourth card of the deal. A lone
+    # index just outside a box holding one corner, read alike and as far from that corner as a
+    # card's two corners lie, is the card's other corner: one QC, its box grown to hold both.
+    card = ([698.0, 437.0, 789.0, 528.0], 0.59)
+    upper = _hit(rec, [746, 432, 771, 449], {"QC": 0.89, "TC": 0.05}, det_conf=0.35)
+    lower = _hit(rec, [699, 528, 720, 546], {"QC": 0.75, "QS": 0.1}, det_conf=0.45)
+    (queen,) = rec.assemble([upper, lower], [card], 1280, 720)
+    assert (queen.code, queen.box, queen.index) == ("QC", [698.0, 437.0, 789.0, 546.0], None)
+    # the two corners agree, so the read is surer than either corner's alone
+    assert queen.confidence > 0.75 * 0.45
+    # a lone index naming another card there is that card, beside this one, as before
+    other = _hit(rec, [699, 528, 720, 546], {"9S": 0.9, "9C": 0.05}, det_conf=0.45)
+    assert sorted(d.code for d in rec.assemble([upper, other], [card], 1280, 720)) == ["9S", "QC"]
+    # and a QC read farther off (two index lengths beyond the box) is no corner of this card
+    far = _hit(rec, [690, 570, 711, 588], {"QC": 0.75, "QS": 0.1}, det_conf=0.45)
+    groups = rec._group([upper, far], [card])
+    assert sorted(len(members) for members, _box in groups) == [1, 1]

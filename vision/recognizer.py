@@ -531,6 +531,22 @@ class Recognizer:
             owners.append(pairs[0])
         # ... and so is one just outside the card's box (a box cut a little short)
         alone = [h for h in alone if not any(_corner_print(card, [h]) for card in owners)]
+        # a lone index just outside a card box that holds only one corner, read alike and as
+        # far from it as a card's two corners lie: that card's other corner, its box cut
+        # short (a card lying aslant); the box grows to hold it
+        for hit in sorted(alone, key=lambda m: -m.det_conf):
+            for g, (members, box) in enumerate(groups):
+                if (
+                    len(members) == 1
+                    and box is not None
+                    and _just_outside(hit, box)
+                    and self._corners_of_one(members[0], hit)
+                ):
+                    grown = [min(box[0], hit.box[0]), min(box[1], hit.box[1])]
+                    grown += [max(box[2], hit.box[2]), max(box[3], hit.box[3])]
+                    groups[g] = ([*members, hit], grown)
+                    alone.remove(hit)
+                    break
         # indices with no card box around them pair up where they can be one card's two
         # opposite corners: as far apart as those are and not naming clearly different cards
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
@@ -904,9 +920,10 @@ class Recognizer:
 
     @staticmethod
     def _card_box(members: list[IndexHit], cards, w: int, h: int) -> tuple[list[float], bool]:
-        """The smallest detected card holding every member's centre; else the box the
-        members span (a card's two corners); else, for one index, a square guessed around
-        it (True: the card may lie on any side of it)."""
+        """The smallest detected card holding every member's centre; else, for a card's two
+        corners, the box they span, each side at least `CORNERS_TO_SIDE` times their
+        distance (two corners of a card lying aslant span a thin strip); else, for one index,
+        a square guessed around it (True: the card may lie on any side of it)."""
         centres = [((m.box[0] + m.box[2]) / 2, (m.box[1] + m.box[3]) / 2) for m in members]
         best = None
         for box, _conf in cards:
@@ -924,7 +941,13 @@ class Recognizer:
         xs = [v for m in members for v in (m.box[0], m.box[2])]
         ys = [v for m in members for v in (m.box[1], m.box[3])]
         if len(members) > 1:
-            return [min(xs), min(ys), max(xs), max(ys)], False
+            (ax, ay), (bx, by) = centres[:2]
+            least = CORNERS_TO_SIDE * float(np.hypot(bx - ax, by - ay))
+            box = [min(xs), min(ys), max(xs), max(ys)]
+            for lo, size in ((0, w), (1, h)):  # the thin side widened about its middle
+                grow = max(0.0, least - (box[lo + 2] - box[lo])) / 2
+                box[lo], box[lo + 2] = max(0.0, box[lo] - grow), min(size, box[lo + 2] + grow)
+            return box, False
         cx, cy = centres[0]
         side = 2.5 * max(max(xs) - min(xs), max(ys) - min(ys))
         box = [max(0.0, cx - side), max(0.0, cy - side), min(w, cx + side), min(h, cy + side)]
@@ -959,6 +982,20 @@ def _corner_print(card: list[IndexHit], other: list[IndexHit]) -> bool:
 
 
 MIRROR_OFF = 0.1  # box diagonals a card's corner may lie off its mirror image's place
+OUTSIDE_REACH = 1.0  # index lengths outside a card's box within which its cut-off corner lies
+# a card's box over the distance between its two corner indices' centres: its long side
+# 1.06-1.31 (any angle, rendered decks), its short side about 0.75 upright and 1.2 aslant
+CORNERS_TO_SIDE = 0.9
+
+
+def _just_outside(hit: IndexHit, box) -> bool:
+    """Whether an index's centre lies outside a card box by at most `OUTSIDE_REACH` index
+    lengths (a corner the box was cut short of)."""
+    cx, cy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
+    side = max(hit.box[2] - hit.box[0], hit.box[3] - hit.box[1])
+    dx = max(box[0] - cx, 0.0, cx - box[2])
+    dy = max(box[1] - cy, 0.0, cy - box[3])
+    return 0.0 < np.hypot(dx, dy) <= OUTSIDE_REACH * side
 
 
 def _opposite_corner(hit: IndexHit, hits: list[IndexHit], box) -> bool:
