@@ -531,14 +531,15 @@ class Recognizer:
             owners.append(pairs[0])
         # ... and so is one just outside the card's box (a box cut a little short)
         alone = [h for h in alone if not any(_corner_print(card, [h]) for card in owners)]
-        # a lone index just outside a card box that holds only one corner, read alike and as
-        # far from it as a card's two corners lie: that card's other corner, its box cut
-        # short (a card lying aslant); the box grows to hold it
+        # a lone index just outside a card box that holds only one corner, read as the same
+        # code and as far from it as a card's two corners lie: that card's other corner, its
+        # box cut short (a card lying aslant); the box grows to hold it
         for hit in sorted(alone, key=lambda m: -m.det_conf):
             for g, (members, box) in enumerate(groups):
                 if (
                     len(members) == 1
                     and box is not None
+                    and members[0].code == hit.code
                     and _just_outside(hit, box)
                     and self._corners_of_one(members[0], hit)
                 ):
