@@ -727,3 +727,33 @@ def test_a_card_boxed_with_the_cards_beside_it_keeps_its_place_when_they_are_tak
         assert snaps[-1].floor == frozenset({"9C", "KD"})
     else:
         assert snaps[-1].floor == frozenset({"9C", "AC", "KD"})
+
+
+def test_a_closer_look_at_a_card_already_named_is_that_card_not_another():
+    """Held-out match 379 (`benchmarks/table.py --cards any`): a QH tossed aslant on a
+    checked cloth. The floor view boxed only its lower part (QH 0.83); the closer look at the
+    change it made boxed most of the card and read its top corner QD (0.50, QH fourth in its
+    read). The two boxes overlap by 45 % of the smaller: one card seen twice, not a QD laid
+    beside the QH (one deck, one place: the table had counted a trail and a missed capture)."""
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+
+    def card(code, box, alts, conf=0.2):
+        return NS(code=code, confidence=conf, box=box, alts=alts, index=None)
+
+    floor_view = NS(t=218.0, cards=[card("QH", [577, 170, 637, 221], [("QH", 0.83), ("TH", 0.13)])])
+    queen_read_qd = [("QD", 0.5), ("KD", 0.18), ("TH", 0.13), ("QH", 0.106), ("JD", 0.076)]
+    closer = NS(t=218.0, cards=[card("QD", [101, 130, 214, 229], queen_read_qd)])
+    read = tracker._to_read(floor_view, (1280, 720), (205, 80))
+    tracker._to_read(closer, (1280, 720), (668, 44), read)
+    assert set(read.floor) == {"QH"}
+    # a closer look whose read does not name the card there is another card beside it
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+    other = NS(t=218.0, cards=[card("9S", [101, 130, 214, 229], [("9S", 0.9), ("6S", 0.05)])])
+    read = tracker._to_read(floor_view, (1280, 720), (205, 80))
+    tracker._to_read(other, (1280, 720), (668, 44), read)
+    assert set(read.floor) == {"QH", "9S"}
+    # and within one view two boxes so placed are two cards (a card slapped half over another
+    # of its rank to take it), as before
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+    both = NS(t=218.0, cards=[*floor_view.cards, card("QD", [564, 94, 677, 193], queen_read_qd)])
+    assert set(tracker._to_read(both, (1280, 720), (205, 80)).floor) == {"QH", "QD"}
