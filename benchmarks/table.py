@@ -34,6 +34,8 @@ from types import SimpleNamespace as NS
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from controller.simulator import CARD_TURNS  # noqa: E402
+
 # Variants x player counts the benchmark cycles through (ERAM is 2 players only, R V6).
 SETUPS = [
     ("classic", 2),
@@ -378,7 +380,7 @@ def main() -> None:
     )
     ap.add_argument(
         "--cards",
-        choices=("upright", "seat", "any"),
+        choices=CARD_TURNS,
         default="upright",
         help="how laid cards lie: upright to the camera, facing the seat that laid them, or at "
         "any angle (the same match is played each way)",

@@ -459,14 +459,15 @@ class FloorTracker:
         # One physical deck: each code exists once. The surest detections are named first; a
         # code that cannot be there is re-read as its best runner-up that can.
         for conf, code, box, alts, index in sorted(on_floor, key=lambda d: -d[0]):
-            named = {c for c, _p in alts}
+            # a closer look's read of a card the first look named, the boxes overlapping less
+            # (one cut short) and its code among the read's runners-up
+            named = {c for c, _p in alts} if second else set()
+            share = SECOND_LOOK_SHARE
             if any(
                 _within(box, b)
                 or _within(b, box)
                 or (c == code and _within(box, b, 0.2))
-                # a closer look's read of a card the first look named, the boxes overlapping
-                # less (one cut short) and its code among the read's runners-up
-                or (second and c in named and _overlap_share(box, b) >= SECOND_LOOK_SHARE)
+                or (c in named and (_within(box, b, share) or _within(b, box, share)))
                 for c, b in read.boxes.items()
             ):
                 self.merged += 1  # a second look at a card already named (its other corner)
@@ -864,14 +865,6 @@ def same_place(a, b) -> bool:
 def _covered(box: list[float], named: list[list[float]]) -> bool:
     """Whether a box is the same place as one of the named cards' boxes."""
     return any(same_place(box, b) for b in named)
-
-
-def _overlap_share(a: list[float], b: list[float]) -> float:
-    """The share of the smaller of two boxes that lies inside the other."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / max(small, 1e-9) if w > 0 and h > 0 else 0.0
 
 
 def _within(box: list[float], other: list[float], share: float = 0.6) -> bool:
