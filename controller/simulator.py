@@ -317,8 +317,7 @@ class Choreographer:
         sx, sy = self.geo.seats[seat % len(self.geo.seats)]
         x, y = sx * self.w, sy * self.h
         # push the arm's base just off the nearest frame edge
-        d = {"l": sx, "r": 1 - sx, "t": sy, "b": 1 - sy}
-        edge = min(d, key=d.get)
+        edge = self._edge(seat)
         jitter = self.rng.uniform(-60, 60)
         if edge == "b":
             return (x + jitter, self.h + 30.0)
@@ -354,12 +353,15 @@ class Choreographer:
             face_up,
         )
 
-    def _facing(self, seat: int) -> float:
-        """The turn (degrees) of a card lying the right way up for the player at `seat`: the
-        frame edge nearest the seat is the player's side of the table."""
+    def _edge(self, seat: int) -> str:
+        """The frame edge nearest the seat (l, r, t or b): the player's side of the table."""
         sx, sy = self.geo.seats[seat % len(self.geo.seats)]
-        d = {0.0: 1 - sy, 180.0: sy, 90.0: sx, -90.0: 1 - sx}  # bottom, top, left, right
+        d = {"l": sx, "r": 1 - sx, "t": sy, "b": 1 - sy}
         return min(d, key=d.get)
+
+    def _facing(self, seat: int) -> float:
+        """The turn (degrees) of a card lying the right way up for the player at `seat`."""
+        return {"b": 0.0, "t": 180.0, "l": 90.0, "r": -90.0}[self._edge(seat)]
 
     def _table_cards(self) -> list[Any]:
         out = []
