@@ -518,7 +518,9 @@ class TurnTracker:
         """A card of the deal read too faintly to accept beside the cards read plainly (its
         index faint): remember what was read of it, and where, until the floor is cleared
         (the dealer's R1.3 fixes may come between)."""
-        if not self.seen_empty:
+        if not self.seen_empty or len(snap.floor) == DEAL_FLOOR:
+            # (beside 4 cards read plainly a faint read is no dealt card: a deal lays 4, R1.2;
+            # one of the 4 may still go back to the deck, R1.3, and its replacement come)
             self._deal_faint = None
         elif snap.faint and snap.faint_box is not None:
             held = self._deal_faint

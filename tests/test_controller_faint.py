@@ -767,6 +767,27 @@ def test_a_first_play_read_as_a_faint_dealt_cards_runner_up_is_the_first_play_r1
     )
 
 
+def test_a_faint_read_beside_four_dealt_cards_is_no_dealt_card_after_the_fix_r1_2_r1_3():
+    # Held-out match 398 (`benchmarks/table.py --cards any`): the dealer lays 2H 9H JD QH,
+    # all read plainly, and the tossed QH's crown jewel is read faintly as a KD beside them
+    # (KD 0.54, KS 0.15). A deal lays 4 cards (R1.2): the faint read is no 5th. The JD goes
+    # back to the deck (R1.3) and its replacement 9D lands: the deal is 2H 9H QH 9D, no play
+    # yet. Before, the faint KD was kept as the 4th dealt card and the 9D taken for the first
+    # play (a missed capture of the 9H flagged, then every play of the round misjudged).
+    log: list = []
+    table, clock = Table("egyptian", 2, 0, subscribers=[log.append]), Clock()
+    for cards in ("9H", "2H 9H"):
+        assert table.feed_snapshot(clock.snap(cards)) == []
+    faint = (("KD", 0.54), ("KS", 0.15), ("KH", 0.14))
+    (prompt,) = table.feed_snapshot(clock.snap("2H 9H JD QH", faint, faint_box=FAINT_AT))
+    assert prompt.type == PROMPT and prompt.data["kind"] == "misdeal_fix"
+    assert table.feed_snapshot(clock.snap("2H 9H QH")) == []
+    (started,) = table.feed_snapshot(clock.snap("2H 9H QH 9D"))
+    assert started.type == ROUND_STARTED and set(started.data["floor"]) == {"2H", "9H", "QH", "9D"}
+    assert "faint" not in started.data
+    assert table.state.turns() == [] and [e for e in log if e.type == FOUL] == []
+
+
 def test_a_restarted_table_keeps_a_faint_dealt_card_where_it_lies():
     log: list = []
     table = Table("classic", 2, 0, subscribers=[log.append])
