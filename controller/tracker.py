@@ -45,6 +45,13 @@ SAME_BOX_IOU = 0.95
 # box, its read listing that card's code: that card seen again (a tossed queen's box cut
 # short in one look and read as another suit in the other: 45 %)
 SECOND_LOOK_SHARE = 0.4
+# A read of a card's own code holding this share of its known box reads it at its place
+# (a tossed QH adopted from a faint read at its lower corner, read again over its top: 37 %)
+KNOWN_HELD = 0.3
+# A card may have landed where this share of its box's inner part changed since the last
+# snapshot, in detail or in colour (a QH tossed aslant on a check of its own grey, its box
+# half over the cloth beside it: the detail of 0.26 of that box changed, the colour of 0.36)
+LANDED_SHARE = 0.3
 
 
 @dataclass
@@ -83,6 +90,10 @@ class TrackerConfig:
     focus_reads: bool = True  # read again, closer, where something new lies unread
     focus_min_px: int = 25  # ... if at least this many changed motion pixels (a card: ~140)
     focus_wider: float = 2.0  # ... and again this many card heights around it if nothing there
+    # a new card read too faintly to accept even where it landed is read again closer, this
+    # many of its box's longer side around it (a card tossed aslant on a checked cloth: its
+    # indices missed in the floor view, its crown's jewel read K; closer, both corners read)
+    faint_closer: float = 0.5
     # A card no read names any more is gone only if most of its place changed (a lifted card:
     # 0.87-0.97 of it, measured on rendered matches; a card beside a landing one: up to 0.3)
     lifted_change: float = 0.6
@@ -113,6 +124,21 @@ class Read:
     unreadable_alts: list[list] = field(default_factory=list)
     # floor cards whose box is only a guess around their one index read: that index's box
     index: dict[str, list[float]] = field(default_factory=dict)
+
+    def take(self, code: str) -> tuple:
+        """Remove a floor card's read; what `put` needs to bring it back."""
+        parts = (self.floor, self.boxes, self.alts, self.index)
+        return tuple(d.pop(code, None) for d in parts) + (code in self.unsure,)
+
+    def put(self, code: str, taken: tuple) -> None:
+        """Bring back a floor card's read removed by `take`."""
+        for d, v in zip((self.floor, self.boxes, self.alts, self.index), taken[:4], strict=True):
+            if v is not None:
+                d[code] = v
+        if taken[4]:
+            self.unsure.add(code)
+        else:
+            self.unsure.discard(code)
 
 
 @dataclass
@@ -379,7 +405,39 @@ class FloorTracker:
         read = self._to_read(obs, (w, h), (x1, y1))
         if self._ref is not None and self.config.focus_reads:
             self._focus(frame, t, small, read)
+            if self.config.faint_closer:
+                self._closer(frame, t, read)
         return self._accumulate(read, small)
+
+    def _closer(self, frame: np.ndarray, t: float, read: Read) -> None:
+        """A new card read too faintly to be accepted where it landed: read again closer, the
+        crop around its box alone (the detector sees its indices larger). A surer read of a card
+        at the same place takes the faint one's; otherwise the faint read stands."""
+        h, w = frame.shape[:2]
+        bar = self.config.accept_landed * self.reference
+        for code, conf in list(read.floor.items()):
+            box = read.boxes.get(code)
+            if box is None or conf >= bar or code in self.cards or not self._landed(box):
+                continue
+            m = self.config.faint_closer * max(box[2] - box[0], box[3] - box[1])
+            x1, y1 = int(max(0, box[0] - m)), int(max(0, box[1] - m))
+            x2, y2 = int(min(w, box[2] + m)), int(min(h, box[3] + m))
+            self.focus_reads += 1
+            obs = self.recognize(frame[y1:y2, x1:x2], t)
+            cut = (x1 > 0, y1 > 0, x2 < w, y2 < h)
+            here = [
+                d
+                for d in getattr(obs, "cards", obs)
+                if not _cut(d.box, x2 - x1, y2 - y1, cut)
+                and same_place([d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1], box)
+            ]
+            best = max(here, key=lambda d: float(d.confidence), default=None)
+            if best is None or float(best.confidence) <= conf:
+                continue
+            before, faint = set(read.floor) - {code}, read.take(code)
+            self._to_read([best], (w, h), (x1, y1), read)
+            if set(read.floor) <= before:
+                read.put(code, faint)  # the closer look named no card there: as it was
 
     def _focus(self, frame: np.ndarray, t: float, small: np.ndarray, read: Read) -> None:
         """Something new lies where no card was read: look again, closer, at that place."""
@@ -511,7 +569,7 @@ class FloorTracker:
         if code in read.floor or code in self.gone:
             return False
         known = self.cards.get(code)
-        if known is None or _inside(box, known, 0.25):
+        if known is None or _at_known(box, known):
             return True
         # The code's card lay elsewhere at the last snapshot: if that place did not change,
         # it still lies there and this is another card.
@@ -528,6 +586,15 @@ class FloorTracker:
         since the last snapshot."""
         share = self._changed_share(box)
         return share is None or share <= most
+
+    def _landed(self, box: list[float]) -> bool:
+        """Whether a card may have landed at `box` since the last snapshot: `LANDED_SHARE` of
+        its inner part changed in detail, or in colour beyond the whole floor's change."""
+        if not self._untouched(box, LANDED_SHARE):
+            return True
+        colour = self._lifted_mask()
+        share = None if colour is None else self._changed_share(box, colour)
+        return share is not None and share > LANDED_SHARE
 
     def _changed_share(self, box: list[float], changed: np.ndarray | None = None) -> float | None:
         """The share of a card box's inner part that changed since the last snapshot (None:
@@ -559,7 +626,7 @@ class FloorTracker:
         here = {
             c
             for c in codes & set(self.cards)
-            if any(c in r.boxes and _inside(r.boxes[c], self.cards[c], 0.25) for r in self._reads)
+            if any(c in r.boxes and _at_known(r.boxes[c], self.cards[c]) for r in self._reads)
         }
         doubtful = any(doubt < m < sure for c, m in mean.items() if c not in here)
         if n < cfg.min_reads or (doubtful and n < cfg.max_reads and not _agree(self._reads)):
@@ -569,7 +636,7 @@ class FloorTracker:
         landed = self._delta is not None and self._ref is not None
         bar = {
             c: cfg.accept_landed * self.reference
-            if landed and c in read.boxes and not self._untouched(read.boxes[c], 0.3)
+            if landed and c in read.boxes and self._landed(read.boxes[c])
             else accept
             for c in mean
         }
@@ -587,7 +654,7 @@ class FloorTracker:
         carried = {c for c in self._unread if c not in codes}
         self._unread = set()
         if small is not None and self._ref is not None:
-            self._keep_untouched(floor, boxes, small, mean, index)
+            self._keep_untouched(floor, boxes, small, mean, index, unsure)
         self._unread |= carried & floor
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
         if self.learn:
@@ -681,11 +748,11 @@ class FloorTracker:
                 box = r.boxes.get(code)
                 if code in floor or box is None or _covered(box, taken):
                     continue
-                if self._untouched(box, 0.3):
+                if not self._landed(box):
                     continue  # nothing landed there
                 add(alts, box)
             for (box, _conf), alts in zip(r.unreadable, r.unreadable_alts, strict=False):
-                if not _covered(box, taken) and not self._untouched(box, 0.3):
+                if not _covered(box, taken) and self._landed(box):
                     add(alts, box)
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
 
@@ -696,10 +763,13 @@ class FloorTracker:
         small: np.ndarray,
         mean: dict[str, float],
         index: dict | None = None,
+        guesses: set[str] | frozenset[str] = frozenset(),
     ) -> None:
         """A card whose patch of the image has not changed since the last snapshot is still
         there, whatever this read says: a read on it that names another card is a misread,
-        and a read that misses it missed it. Only changed places are read afresh."""
+        and a read that misses it missed it. Only changed places are read afresh. A sure
+        read of another code there renames the card, unless that code is only a guess
+        (`guesses`: its own read named an impossible code, one deck)."""
         assert self._ref is not None and self._size is not None
         self._delta = self._diff_mask(_detail(small), _detail(self._ref))
         lifted_mask = self._lifted_mask()
@@ -772,7 +842,11 @@ class FloorTracker:
                 if not _inside(boxes[other], known):
                     continue
                 floor.discard(other)  # the same physical card: one of the two reads is wrong
-                if renamed is None and self._rereads_better(code, mean.get(other, 0.0)):
+                if (
+                    renamed is None
+                    and other not in guesses
+                    and self._rereads_better(code, mean.get(other, 0.0))
+                ):
                     renamed = other  # this read is sure and surer: the earlier one was wrong
                 else:
                     self.kept += 1
@@ -816,6 +890,13 @@ class FloorTracker:
 def _detail(small: np.ndarray) -> np.ndarray:
     """The image less its soft shading: card edges stay, slow light changes go."""
     return small - cv2.blur(small, (9, 9))
+
+
+def _at_known(box: list[float], known: list[float]) -> bool:
+    """Whether a read of a card's own code at `box` lies at its known place: its centre on
+    that place (grown by a quarter), or over `KNOWN_HELD` of it (a faint card's box and a
+    later read's of the same card may each hold a different part of it)."""
+    return _inside(box, known, 0.25) or _within(known, box, KNOWN_HELD)
 
 
 def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
