@@ -48,6 +48,12 @@ SECOND_LOOK_SHARE = 0.4
 # A read of a card's own code holding this share of its known box reads it at its place
 # (a tossed QH adopted from a faint read at its lower corner, read again over its top: 37 %)
 KNOWN_HELD = 0.3
+# A new read whose box lies inside a known card's (this share of it inside) and is at most
+# this share of its size is a part of that card seen alone (a 6S's lower half boxed apart as
+# a 7H landed beside it, 56 % of its box, read TS 0.47 with 6S 0.28): with the card's code
+# among its unsure read's codes, it is that card misread, not a card laid on it
+PART_INSIDE = 0.8
+PART_AREA = 0.75
 # A card may have landed where this share of its box's inner part changed since the last
 # snapshot, in detail or in colour (a QH tossed aslant on a check of its own grey, its box
 # half over the cloth beside it: the detail of 0.26 of that box changed, the colour of 0.36)
@@ -779,6 +785,9 @@ class FloorTracker:
 
         index = {} if index is None else index
 
+        def listed(other: str) -> set[str]:  # every code the reads of `other` named
+            return {c for r in self._reads for c, _p in r.alts.get(other, ())}
+
         def still_there(code: str, known: list[float], share: float) -> bool:
             # a card this read missed, at a place that changed: still there if the place
             # changed too little for a card lifted off the table (a hand or a card landing
@@ -831,8 +840,12 @@ class FloorTracker:
                         boxes[code] = here = known
                     for other in [o for o in floor if o not in self.cards and o in boxes]:
                         overlap = iou(boxes[other], here)
-                        if (same_box and overlap >= SAME_BOX_IOU) or (
-                            mean.get(other, 1.0) < self.sure and overlap >= ONE_PLACE_IOU
+                        unsure = mean.get(other, 1.0) < self.sure
+                        if (
+                            (same_box and overlap >= SAME_BOX_IOU)
+                            or (unsure and overlap >= ONE_PLACE_IOU)
+                            # ... and so is an unsure read of part of it that names it too
+                            or (unsure and _part_of(boxes[other], here) and code in listed(other))
                         ):
                             floor.discard(other)
                             self.kept += 1
@@ -897,6 +910,15 @@ def _at_known(box: list[float], known: list[float]) -> bool:
     that place (grown by a quarter), or over `KNOWN_HELD` of it (a faint card's box and a
     later read's of the same card may each hold a different part of it)."""
     return _inside(box, known, 0.25) or _within(known, box, KNOWN_HELD)
+
+
+def _part_of(box: list[float], known: list[float]) -> bool:
+    """Whether `box` is a part of the card boxed `known`: it lies inside that box (at least
+    `PART_INSIDE` of it) and is at most `PART_AREA` of its size (a card laid on another is
+    boxed whole, as large as the card beneath)."""
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    known_area = (known[2] - known[0]) * (known[3] - known[1])
+    return _within(box, known, PART_INSIDE) and area <= PART_AREA * known_area
 
 
 def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
