@@ -14,7 +14,7 @@ from controller import events as ev
 from controller.elimination import camera_correction
 from controller.referee_actions import try_decision
 from controller.store import Conflict
-from controller.table_state import UNREADABLE, TableState, history_before
+from controller.table_state import UNREADABLE, TableState, held_guess, history_before
 from controller.tracker import name_otherwise, same_place
 from controller.turns import CardLaid, ObservedTurn, Snapshot
 from engine.cards import FULL_DECK
@@ -220,7 +220,18 @@ class CardNaming:
             taken = self._take_code(intent, snap, code, plain, True)
         if taken is not None:
             return taken
+        if own and code == card and plain >= TAKE_BACK_SHARE and self._held_guess_of(card):
+            # the earlier turn holds the code only as a guess of a play held for the referee
+            # (R7 `unreadable`): it names no card, and this card, read plainly, is the code's
+            return intent
         return self._not_own(intent, snap, card, reading) if own else intent
+
+    def _held_guess_of(self, code: str) -> bool:
+        """Whether this round's one turn holding `code` holds it only as the guess of a play
+        held for the referee (`held_guess`)."""
+        rnd = self.state.current_round
+        holding = [tr for tr in rnd.live_turns() if tr.card == code] if rnd else []
+        return len(holding) == 1 and held_guess(holding[0])
 
     def _take_code(
         self, intent: Any, snap: Snapshot, code: str, plain: float, own: bool

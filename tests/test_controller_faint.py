@@ -175,6 +175,34 @@ def test_a_held_guess_does_not_use_up_its_code_r1_1_r7():
     assert (trail.data["card"], trail.data["seat"], trail.data["verdict"]) == ("KS", 0, "trail")
 
 
+def test_a_code_a_held_guess_names_is_the_card_read_plainly_as_it_later_r1_1_r7():
+    # Held-out match 402 (`benchmarks/table.py --cards any`): seat 1 trails a 6D and seat 0's
+    # TD takes 4S 6D (R2.2). Seat 1's next card is read plainly as a 6D (0.88, TD 0.10, 9D
+    # 0.02), but both were played (one deck, R1.1): it can only be guessed, 9D, and its capture
+    # of the 9C is held for the referee (R7 unreadable). Seat 0's card is then read plainly as
+    # the 9D (0.98): the guess named no card, so this is the 9D's trail (R2.7). Before, the
+    # held guess kept the code and the 9D was guessed JD; when it was later read plainly where
+    # it lay, the table counted one play too many and every later play went to the next seat.
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD 6D"))
+    table.feed_snapshot(clock.snap("9C 5H 4S KD 6D TD"))
+    (took,) = table.feed_snapshot(clock.snap("9C 5H KD"))
+    assert (took.data["card"], sorted(took.data["takes"])) == ("TD", ["4S", "6D"])
+    snap = clock.snap("9C 5H KD 9D", unsure="9D")
+    read_6d = (("9D", (("6D", 0.88), ("TD", 0.1), ("9D", 0.02))),)
+    guessed = Snapshot(snap.t, snap.floor, 0.2, unsure=snap.unsure, confidences=(("9D", 0.2),),
+                       readings=read_6d)  # fmt: skip
+    table.feed_snapshot(guessed)
+    (held,) = table.feed_snapshot(clock.snap("5H KD"))
+    assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9D")
+    snap = clock.snap("5H KD 9D")
+    read_9d = (("9D", (("9D", 0.98), ("TD", 0.01), ("JD", 0.005))),)
+    (trail,) = table.feed_snapshot(Snapshot(snap.t, snap.floor, readings=read_9d))
+    assert (trail.type, trail.data["card"], trail.data["seat"]) == (TURN, "9D", 0)
+    assert trail.data["verdict"] == "trail"
+    assert table.state.to_play == 1
+
+
 class FaintReader:
     """Reads the exact labels, but one code only faintly (its classifier's top five shares
     given as `alts`), as the held-out deck's court cards are read."""
