@@ -72,9 +72,14 @@ class CardNaming:
 
     def _named_by_capture(self, code: str) -> bool:
         """Whether this round's one turn holding `code` holds it only as a capture named it."""
+        holding = self._one_turn_holding(code)
+        return holding is not None and self._capture_named(holding)
+
+    def _one_turn_holding(self, code: str) -> Any | None:
+        """This round's turn holding `code`, where exactly one does; else None."""
         rnd = self.state.current_round
-        held = [tr for tr in rnd.live_turns() if tr.card == code] if rnd is not None else []
-        return len(held) == 1 and self._capture_named(held[0])
+        holding = [tr for tr in rnd.live_turns() if tr.card == code] if rnd is not None else []
+        return holding[0] if len(holding) == 1 else None
 
     def _can_capture(self, floor: frozenset[str], card: str) -> bool:
         from engine.captures import plans
@@ -220,18 +225,17 @@ class CardNaming:
             taken = self._take_code(intent, snap, code, plain, True)
         if taken is not None:
             return taken
-        if own and code == card and plain >= TAKE_BACK_SHARE and self._held_guess_of(card):
+        holding = self._one_turn_holding(card) if own else None
+        if (
+            holding is not None
+            and held_guess(holding)
+            and code == card
+            and plain >= TAKE_BACK_SHARE
+        ):
             # the earlier turn holds the code only as a guess of a play held for the referee
             # (R7 `unreadable`): it names no card, and this card, read plainly, is the code's
             return intent
         return self._not_own(intent, snap, card, reading) if own else intent
-
-    def _held_guess_of(self, code: str) -> bool:
-        """Whether this round's one turn holding `code` holds it only as the guess of a play
-        held for the referee (`held_guess`)."""
-        rnd = self.state.current_round
-        holding = [tr for tr in rnd.live_turns() if tr.card == code] if rnd else []
-        return len(holding) == 1 and held_guess(holding[0])
 
     def _take_code(
         self, intent: Any, snap: Snapshot, code: str, plain: float, own: bool

@@ -198,6 +198,7 @@ class FloorTracker:
     learn: bool = True
     _confs: list[float] = field(default_factory=list)  # accepted cards' confidences (recent)
     _delta: np.ndarray | None = None  # this read's changed pixels since the last snapshot
+    _lifted: np.ndarray | None = None  # ... and where its colour changed (`_lifted_mask`)
     _colour: np.ndarray | None = None  # this read's view in colour, at the motion image's size
     _ref_colour: np.ndarray | None = None  # ... and the last snapshot's
     # arms seen reaching in since the last snapshot: seat -> seconds of moving video
@@ -295,7 +296,7 @@ class FloorTracker:
     def feed_observation(self, obs: Any, size: tuple[int, int]) -> Snapshot | None:
         """One recogniser observation taken while the table was still (no motion gating)."""
         self._size = size
-        self._delta = None
+        self._delta = self._lifted = None
         read = self._to_read(obs, size, (0, 0))
         return self._accumulate(read)
 
@@ -303,7 +304,7 @@ class FloorTracker:
         """Forget the last snapshot (its cards, their places, the reference view): the next
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
-        self._ref, self._delta, self._ref_colour = None, None, None
+        self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
         self.reset_still()
 
@@ -406,6 +407,7 @@ class FloorTracker:
         self._delta = (
             self._diff_mask(_detail(small), _detail(self._ref)) if self._ref is not None else None
         )
+        self._lifted = self._lifted_mask()
         obs = self.recognize(frame[y1:y2, x1:x2], t)
         self.last_observation = obs
         read = self._to_read(obs, (w, h), (x1, y1))
@@ -426,16 +428,11 @@ class FloorTracker:
             if box is None or conf >= bar or code in self.cards or not self._landed(box):
                 continue
             m = self.config.faint_closer * max(box[2] - box[0], box[3] - box[1])
-            x1, y1 = int(max(0, box[0] - m)), int(max(0, box[1] - m))
-            x2, y2 = int(min(w, box[2] + m)), int(min(h, box[3] + m))
-            self.focus_reads += 1
-            obs = self.recognize(frame[y1:y2, x1:x2], t)
-            cut = (x1 > 0, y1 > 0, x2 < w, y2 < h)
+            cards, (x1, y1) = self._look_closer(frame, t, box, m)
             here = [
                 d
-                for d in getattr(obs, "cards", obs)
-                if not _cut(d.box, x2 - x1, y2 - y1, cut)
-                and same_place([d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1], box)
+                for d in cards
+                if same_place([d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1], box)
             ]
             best = max(here, key=lambda d: float(d.confidence), default=None)
             if best is None or float(best.confidence) <= conf:
@@ -479,21 +476,28 @@ class FloorTracker:
         """Read the frame around `blob` (pixels, `margin` around it) into `read`; whether a
         card new to the read now lies over the blob."""
         h, w = frame.shape[:2]
-        x1 = int(max(0, blob[0] - margin))
-        y1 = int(max(0, blob[1] - margin))
-        x2 = int(min(w, blob[2] + margin))
-        y2 = int(min(h, blob[3] + margin))
-        self.focus_reads += 1
-        obs = self.recognize(frame[y1:y2, x1:x2], t)
-        # A card cut by the crop's edge is a card the full view already read: leave it.
-        cut = (x1 > 0, y1 > 0, x2 < w, y2 < h)
-        cards = [d for d in getattr(obs, "cards", obs) if not _cut(d.box, x2 - x1, y2 - y1, cut)]
+        cards, (x1, y1) = self._look_closer(frame, t, blob, margin)
         before, unnamed = set(read.boxes), len(read.unreadable)
         # Named into the same read: a card seen in both views is one card (one deck).
         self._to_read(cards, (w, h), (x1, y1), read)
         fresh = [read.boxes[c] for c in set(read.boxes) - before]
         fresh += [b for b, _conf in read.unreadable[unnamed:]]
         return any(_overlaps(b, blob) for b in fresh)
+
+    def _look_closer(
+        self, frame: np.ndarray, t: float, box, margin: float
+    ) -> tuple[list, tuple[int, int]]:
+        """The recogniser's cards in the crop of `box` and `margin` pixels around it (crop
+        pixels), and the crop's corner in the frame. A card cut by the crop's edge is one the
+        full view already read: left out."""
+        h, w = frame.shape[:2]
+        x1, y1 = int(max(0, box[0] - margin)), int(max(0, box[1] - margin))
+        x2, y2 = int(min(w, box[2] + margin)), int(min(h, box[3] + margin))
+        self.focus_reads += 1
+        obs = self.recognize(frame[y1:y2, x1:x2], t)
+        cut = (x1 > 0, y1 > 0, x2 < w, y2 < h)
+        cards = [d for d in getattr(obs, "cards", obs) if not _cut(d.box, x2 - x1, y2 - y1, cut)]
+        return cards, (x1, y1)
 
     def _to_read(
         self, obs: Any, size: tuple[int, int], offset: tuple[int, int], read: Read | None = None
@@ -598,7 +602,7 @@ class FloorTracker:
         its inner part changed in detail, or in colour beyond the whole floor's change."""
         if not self._untouched(box, LANDED_SHARE):
             return True
-        colour = self._lifted_mask()
+        colour = self._lifted
         share = None if colour is None else self._changed_share(box, colour)
         return share is not None and share > LANDED_SHARE
 
@@ -778,7 +782,7 @@ class FloorTracker:
         (`guesses`: its own read named an impossible code, one deck)."""
         assert self._ref is not None and self._size is not None
         self._delta = self._diff_mask(_detail(small), _detail(self._ref))
-        lifted_mask = self._lifted_mask()
+        lifted_mask = self._lifted
 
         def untouched(x1: float, y1: float, x2: float, y2: float) -> bool:
             return self._untouched([x1, y1, x2, y2])
