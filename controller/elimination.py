@@ -63,7 +63,9 @@ def settle_held(
     codes neither dealt nor read as a play are the cards of the plays held with their card
     unknown or only guessed (R7 `unreadable`). A doubtful read (`readings`: a turn's read, by
     event id; `dealt`: a dealt card's read, by its code) whose runner-up is one of those codes
-    may be the misread that hid it: it joins, keeping its code or taking that runner-up. The
+    may be the misread that hid it: it joins, keeping its code or taking that runner-up; so
+    does a play judged a foul on a doubtful read whose code a held play's read names more
+    plainly, taking any code never seen (`read_better`). The
     cards are named only when the count matches (no code seen twice) and exactly one way of
     giving them out makes every held play legal (R2) and leaves every legal play legal (of
     several, one the reads make READ_MARGIN times likelier: `_likeliest`). When no way makes
@@ -89,6 +91,16 @@ def settle_held(
         """The codes never seen that a read names as likely enough runners-up."""
         return frozenset(c for c, s in read if c in missing and s >= MIN_SHARE)
 
+    def read_better(tr: TurnRecord) -> bool:
+        """Whether a held play's read names this foul's card more plainly than the foul's
+        own read did (one deck: of two cards read as one code, the one whose play is illegal
+        and read less plainly is the misread, whatever card it was: a sideways JD read 6D
+        0.81 sweeping the floor, the real 6D later read 0.88 and held as a guess)."""
+        own = dict(readings.get(tr.event_id, ())).get(tr.card or "", 0.0)
+        return tr.verdict == "foul" and any(
+            dict(readings.get(h.event_id, ())).get(tr.card or "", 0.0) > own for h in held
+        )
+
     items = [
         Open(rnd.event_id, c, alts | {c}, dealt=True)
         for c in sorted(rnd.floor)
@@ -97,6 +109,8 @@ def settle_held(
     for tr in live:
         if tr.event_id in ids:
             items.append(Open(tr.event_id, tr.card, frozenset(), held=True))  # any code
+        elif _open(tr) and tr.event_id in readings and read_better(tr):
+            items.append(Open(tr.event_id, tr.card, frozenset(missing) | {tr.card}))
         elif _open(tr) and (alts := frees(readings.get(tr.event_id, ()))):
             items.append(Open(tr.event_id, tr.card, alts | {tr.card}))
     if len(items) > MOST_OPEN:

@@ -216,6 +216,31 @@ def test_a_doubtful_misread_gives_its_code_back_to_the_held_play_it_hid_r1_1_r2_
     assert settle_held(state, {p12: (("JH", 0.97), ("6S", 0.02))}) == []
 
 
+def test_a_foul_whose_code_a_held_play_reads_more_plainly_is_the_misread_r1_1_r7_r8_7():
+    # Seed 61, round 0: the 6S took the 6H at play 12, read JH 0.81 with no 6S in its read: a
+    # J taking one card of three is a wrong capture (R2.4, R7). The JH swept the 6C and TD at
+    # play 35, read JH 0.88, a code play 12 holds: held (R7) with a guess (QS). Two cards
+    # read as one code (R1.1): the one whose play is illegal and read less plainly is the
+    # misread, whatever card it was. The one code never seen, 6S, makes play 12 a legal
+    # capture and the JH makes play 35 a legal sweep: both are named so.
+    log, plays = _round_log(61)
+    events = _hold(_misread(log, 12, "JH"), {35: "QS"})
+    state = replay(events)
+    p12, p35 = _turn_id(log, 12), _turn_id(log, 35)
+    foul = (("JH", 0.81), ("QH", 0.11), ("KH", 0.04))
+    held = (("JH", 0.88), ("TD", 0.1), ("QS", 0.02))
+    found = settle_held(state, {p12: foul, p35: held})
+    assert named(found) == [(p12, "6S"), (p35, "JH")]
+    for data in found:
+        state.apply(Event(state.last_event_id + 1, state.match_id, ev.REFEREE, 0.0, data))
+    fixed = {tr.event_id: tr for tr in state.turns()}
+    assert (fixed[p12].verdict, fixed[p12].takes) == ("capture", ("6H",))
+    assert (fixed[p35].verdict, sorted(fixed[p35].takes)) == ("sweep", ["6C", "TD"])
+    # the held play's read no plainer than the foul's: nothing tells which read was wrong
+    assert settle_held(replay(events), {p12: foul, p35: (("JH", 0.81), ("QS", 0.1))}) == []
+    assert settle_held(replay(events), {p12: foul}) == []
+
+
 def _renamed_floors(log: list[Event], was: str, code: str, plays: range) -> list[Event]:
     """The log with `was` read as `code` in the floors of these plays (and the deal when the
     range starts at the deal, -1)."""
