@@ -257,7 +257,10 @@ class CardNaming:
         # the earlier read's runner-ups: at least half its share for its code (and at least
         # `alt_min_share`); any still in play when the code itself is read plainly here (one
         # deck: the earlier card was not that code, whatever it was)
-        bar = 0.0 if own else max(self.tracker.config.alt_min_share, top / 2)
+        # (so any code of its read when its play was judged a foul as read: the plain read
+        # here says which of the two reads was wrong)
+        foul = earlier.verdict == "foul"
+        bar = 0.0 if own or foul else max(self.tracker.config.alt_min_share, top / 2)
         alts = list(first)
         captured = own and self._capture_named(earlier)
         if captured:

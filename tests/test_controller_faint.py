@@ -724,6 +724,33 @@ def test_no_take_back_when_the_earlier_read_has_no_legal_runner_up_r7():
     assert (held.type, held.data["verdict"], held.data["card"]) == (FOUL, "unreadable", "9H")
 
 
+def test_a_plain_read_of_a_fouls_code_names_the_foul_by_its_reads_weakest_code_r1_1_r7():
+    # Seat 1's card, read doubtfully as JH (JH 0.81, 9H 0.07, 5H 0.05), took only the 5C: a J
+    # takes the whole floor (R2.4), a wrong capture; the 5H is far under half the JH's share,
+    # so the foul stands for the referee (R7). Seat 1's next card is read plainly as JH (0.98),
+    # only a guess (JS) while the JH is "played": one deck, one of the two reads is wrong, and
+    # the one whose play was a foul is. The camera corrects the foul to the code of its own
+    # read that makes it legal, the 5H taking the 5C (R2.2), and the new card is the JH,
+    # which sweeps the floor (R2.4).
+    table, clock = dealt(floor="9C 5C 4S KD")
+    reading = (("JH", 0.81), ("9H", 0.07), ("5H", 0.05))
+    table.feed_snapshot(_laid(clock, "9C 5C 4S KD JH", "JH", 0.3, reading))
+    (foul,) = table.feed_snapshot(clock.snap("9C 4S KD"))
+    assert (foul.data["card"], foul.data["foul"]) == ("JH", "wrong_capture")
+    table.feed_snapshot(clock.snap("9C 4S KD 2D"))  # seat 0 trails the 2D
+    plain = _guessed(clock, "9C 4S KD 2D JS", "JS", (("JH", 0.98), ("JS", 0.01)), 0.7)
+    fix, laid = table.feed_snapshot(plain)
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", foul.id, {"card": "5H", "by": "camera"}
+    )  # fmt: skip
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "JH", 1)
+    (sweep,) = table.feed_snapshot(clock.snap(""))
+    assert (sweep.data["card"], sweep.data["verdict"]) == ("JH", "sweep")
+    assert sorted(sweep.data["takes"]) == ["2D", "4S", "9C", "KD"]
+    assert sorted(table.state.match.captured(1)) == ["2D", "4S", "5C", "5H", "9C", "JH", "KD"]
+    assert not table.state.errors
+
+
 def _dealing(variant: str = "classic") -> tuple[Table, Clock]:
     """A two-player table waiting for its first deal; seat 1 plays first (R1.5)."""
     return Table(variant, 2, 0), Clock()
