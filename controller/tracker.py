@@ -58,6 +58,17 @@ PART_AREA = 0.75
 # snapshot, in detail or in colour (a QH tossed aslant on a check of its own grey, its box
 # half over the cloth beside it: the detail of 0.26 of that box changed, the colour of 0.36)
 LANDED_SHARE = 0.3
+# A card missed by a read at a place that changed, beside cards that landed or left, is judged
+# by the rest of its place when at least this share of its inner part lies outside their
+# reach (`FloorTracker._beside_changes`)
+BESIDE_REST = 0.25
+# ... and is still there when that rest changed at most this share, in detail and in colour
+# (a card lying untouched beside them: none of it; a QD swept with the cards beside it, its
+# box looser than the card: 0.26 of the rest in detail, 0.31 in colour)
+BESIDE_STILL = 0.15
+# how far (motion image pixels) a card's edge changes the motion image's detail beside it
+# (`_detail`'s 9 x 9 blur after a 3 x 3 one)
+DETAIL_REACH = 5
 
 
 @dataclass
@@ -353,8 +364,11 @@ class FloorTracker:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
         small = cv2.GaussianBlur(small, (3, 3), 0)
-        mean = float(small[self._mask].mean()) if self._mask.any() else float(small.mean())
-        return small * (128.0 / max(mean, 1.0))  # cancel global light changes
+        # global light changes cancelled against the floor's median grey, the cloth's: not
+        # its mean, which falls as light cards leave it (a KC's dense detail, scaled with it
+        # after four cards beside it were scooped, read as changed over 0.68 of its place)
+        level = float(np.median(small[self._mask] if self._mask.any() else small))
+        return small * (128.0 / max(level, 1.0))
 
     def _diff_mask(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return cv2.absdiff(a, b) > self.config.pixel_threshold
@@ -606,10 +620,17 @@ class FloorTracker:
         share = None if colour is None else self._changed_share(box, colour)
         return share is not None and share > LANDED_SHARE
 
-    def _changed_share(self, box: list[float], changed: np.ndarray | None = None) -> float | None:
+    def _changed_share(
+        self,
+        box: list[float],
+        changed: np.ndarray | None = None,
+        outside: Iterable[list[float]] = (),
+    ) -> float | None:
         """The share of a card box's inner part that changed since the last snapshot (None:
         no pixels to tell, as when observations are fed; cards do not move by themselves), in
-        the image's detail (`changed`: another change mask of the same size instead)."""
+        the image's detail (`changed`: another change mask of the same size instead). With
+        `outside`, only of its part outside those boxes (None where that part is under
+        `BESIDE_REST` of the inner part: too little to tell)."""
         changed = self._delta if changed is None else changed
         if changed is None or self._size is None:
             return None
@@ -617,10 +638,23 @@ class FloorTracker:
         sy = changed.shape[0] / self._size[1]
         x1, y1, x2, y2 = box
         mx, my = (x2 - x1) * 0.15, (y2 - y1) * 0.15
-        a, b = int((x1 + mx) * sx), int(math.ceil((x2 - mx) * sx))
-        c, d = int((y1 + my) * sy), int(math.ceil((y2 - my) * sy))
-        patch = changed[max(0, c) : d, max(0, a) : b]
-        return float(patch.mean()) if patch.size else 1.0
+        a, b = max(0, int((x1 + mx) * sx)), int(math.ceil((x2 - mx) * sx))
+        c, d = max(0, int((y1 + my) * sy)), int(math.ceil((y2 - my) * sy))
+        patch = changed[c:d, a:b]
+        if not patch.size:
+            return 1.0
+        outside = list(outside)
+        if not outside:
+            return float(patch.mean())
+        keep = np.ones(patch.shape, bool)
+        for ox1, oy1, ox2, oy2 in outside:  # (in the patch's own pixels)
+            keep[
+                max(0, int(oy1 * sy) - c) : max(0, int(math.ceil(oy2 * sy)) - c),
+                max(0, int(ox1 * sx) - a) : max(0, int(math.ceil(ox2 * sx)) - a),
+            ] = False
+        if not keep.any() or keep.mean() < BESIDE_REST:
+            return None
+        return float(patch[keep].mean())
 
     def _accumulate(self, read: Read, small: np.ndarray | None = None) -> Snapshot | None:
         self.reads_done += 1
@@ -806,7 +840,10 @@ class FloorTracker:
             if share < self.config.lifted_change:
                 return True
             new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
-            return any(_within(known, b, self.config.covered_share) for b in new)
+            if any(_within(known, b, self.config.covered_share) for b in new):
+                return True
+            near = new + [self.cards[o] for o in missed if o != code]
+            return self._beside_changes(code, known, near, lifted_mask)
 
         # Nothing new appears where nothing changed: an unsure read there is a phantom (a sure
         # one is a card that an earlier read missed).
@@ -818,6 +855,7 @@ class FloorTracker:
             ):
                 floor.discard(other)
                 self.kept += 1
+        missed = [o for o in self.cards if o not in floor]  # (as this read saw the floor)
         for code, (x1, y1, x2, y2) in self.cards.items():
             known = [x1, y1, x2, y2]
             share = self._changed_share(known)
@@ -879,6 +917,38 @@ class FloorTracker:
             floor.add(code)
             boxes[code] = known
             index[code] = self._index.get(code)
+
+    def _beside_changes(
+        self,
+        code: str,
+        known: list[float],
+        near: list[list[float]],
+        lifted_mask: np.ndarray | None,
+    ) -> bool:
+        """Whether a card missed by this read, at a place that changed, changed only by the
+        cards changing beside it (`near`: new cards' boxes, and the places of the other cards
+        this read missed): the rest of its place hardly changed (`BESIDE_STILL`). The image's
+        detail changes up to `DETAIL_REACH` beyond a card's edge, so it is judged outside
+        their boxes grown by that much, and the colour outside the boxes themselves; what
+        lies outside is judged where at least `BESIDE_REST` of the place's inner part does
+        (a 9H landing against a tossed QH; a KC whose neighbours, an AS above and an AH
+        below, were scooped: 0.68 of its detail changed, none of its colour)."""
+        if self._size is None or self._delta is None:
+            return False
+        reach = DETAIL_REACH * self._size[0] / self.config.small_width  # in frame pixels
+        near = [b for b in near if _overlaps(_grown(b, reach), known)]
+        if not near:
+            return False
+        grown = [_grown(b, reach) for b in near]
+        rest = [self._changed_share(known, self._delta, outside=grown)]
+        if lifted_mask is not None:
+            rest.append(self._changed_share(known, lifted_mask, outside=near))
+        if code in self._index and not any(_overlaps(b, self._index[code]) for b in grown):
+            # its box only a guess around its index: the index tells too, where no changing
+            # card's edge reaches it
+            rest.append(self._index_change(self._index[code], lifted_mask))
+        told = [v for v in rest if v is not None]
+        return bool(told) and max(told) <= BESIDE_STILL
 
     def _index_change(self, box: list[float], lifted_mask: np.ndarray | None) -> float:
         """The share of an index's box that changed since the last snapshot, in detail or in
@@ -957,6 +1027,11 @@ def name_otherwise(
             return alt, conf * float(share) / top, False
         return alt, conf, True
     return None
+
+
+def _grown(box, by: float) -> list[float]:
+    """A box (x1, y1, x2, y2) grown by `by` on every side."""
+    return [box[0] - by, box[1] - by, box[2] + by, box[3] + by]
 
 
 def _overlaps(a, b) -> bool:
