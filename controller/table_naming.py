@@ -194,7 +194,8 @@ class CardNaming:
         """A card of this view read plainly (at least TAKE_BACK_SHARE of its read) as a code an
         earlier turn of this round holds on a doubtful read, and so only guessed (one deck):
         the earlier read was the misread. Its turn is corrected by the camera to the runner-up
-        of its own read that keeps it legal (R7; renamed where it lies), and this card takes
+        of its own read that keeps it legal (any code of that read where the earlier play was
+        judged a foul as read; R7; renamed where it lies), and this card takes
         the code. Nothing changes when no runner-up keeps the earlier turn legal. A card the
         tracker named by a code only a weak doubtful read holds (`_soft_gone`) takes it the
         same way when read plainly as it, from any code of the earlier read still in play;

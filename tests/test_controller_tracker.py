@@ -364,10 +364,9 @@ def scoop_shots(placed: list, taken, base=(400.0, 760.0), rest=None) -> list[Sho
     ]
 
 
-def _lay_and_read(placed, laid, drop: str, t_drop: float = 1.6):
-    """Two still floors around a hand laying `laid`; after the lay the reader misses `drop`."""
-    shots = [Shot(0.8, placed, [], frozenset(p.code for p in placed)), *lay_shots(placed, laid)]
-    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+def track_missing(video: SimVideo, drop: str, t_drop: float) -> tuple[list[Snapshot], FloorTracker]:
+    """The tracker's snapshots of a rendered video read by its exact labels, `drop` missed by
+    every read after `t_drop`; and the tracker."""
     reader = LabelReader(GEO)
     tracker = FloorTracker(GEO, reader.observe)
     snaps = []
@@ -375,8 +374,16 @@ def _lay_and_read(placed, laid, drop: str, t_drop: float = 1.6):
         reader.labels = [lab for lab in labels if t <= t_drop or lab.code != drop]
         snap = tracker.feed(frame, t)
         if snap is not None:
-            snaps.append(snap.floor)
+            snaps.append(snap)
     return snaps, tracker
+
+
+def _lay_and_read(placed, laid, drop: str, t_drop: float = 1.6):
+    """Two still floors around a hand laying `laid`; after the lay the reader misses `drop`."""
+    shots = [Shot(0.8, placed, [], frozenset(p.code for p in placed)), *lay_shots(placed, laid)]
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+    snaps, tracker = track_missing(video, drop, t_drop)
+    return [snap.floor for snap in snaps], tracker
 
 
 def test_a_card_missed_after_one_lands_over_its_edge_is_still_there():
@@ -459,14 +466,7 @@ def test_a_card_kept_though_no_read_names_it_is_marked_unread():
     d3 = CardPlacement("3D", (605.0, 395.0), -2.0, 115.0)
     shots = [Shot(0.8, [kd, qs], [], frozenset({"KD", "QS"})), *lay_shots([kd, qs], d3)]
     video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
-    reader = LabelReader(GEO)
-    tracker = FloorTracker(GEO, reader.observe)
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = [lab for lab in labels if t <= 1.6 or lab.code != "KD"]
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            snaps.append(snap)
+    snaps = track_missing(video, "KD", 1.6)[0]
     assert snaps[0].unread == frozenset()
     assert snaps[-1].floor == frozenset({"KD", "QS", "3D"})
     assert snaps[-1].unread == frozenset({"KD"})
@@ -1057,15 +1057,7 @@ def _scooped_around(deck: str, seed: int, with_kc: bool) -> list[Snapshot]:
         *scoop_shots(placed, around[-1], rest=rest),
     ]
     video = SimVideo(None, shots, 15, (1280, 720), deck, seed, GEO)
-    reader = LabelReader(GEO)
-    tracker = FloorTracker(GEO, reader.observe)
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = [lab for lab in labels if t <= 1.1 or lab.code != "KC"]
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            snaps.append(snap)
-    return snaps
+    return track_missing(video, "KC", 1.1)[0]
 
 
 @pytest.mark.parametrize("deck,seed", [("aguilar-lgpl3", 0), ("aguilar-lgpl3", 1),
