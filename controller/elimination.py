@@ -96,10 +96,10 @@ def settle_held(
         own read did (one deck: of two cards read as one code, the one whose play is illegal
         and read less plainly is the misread, whatever card it was: a sideways JD read 6D
         0.81 sweeping the floor, the real 6D later read 0.88 and held as a guess)."""
-        own = dict(readings.get(tr.event_id, ())).get(tr.card or "", 0.0)
-        return tr.verdict == "foul" and any(
-            dict(readings.get(h.event_id, ())).get(tr.card or "", 0.0) > own for h in held
-        )
+        if tr.verdict != "foul" or tr.event_id not in readings:
+            return False  # (a foul read plainly keeps its code)
+        own = dict(readings[tr.event_id]).get(tr.card or "", 0.0)
+        return any(dict(readings.get(h.event_id, ())).get(tr.card or "", 0.0) > own for h in held)
 
     items = [
         Open(rnd.event_id, c, alts | {c}, dealt=True)
@@ -109,7 +109,7 @@ def settle_held(
     for tr in live:
         if tr.event_id in ids:
             items.append(Open(tr.event_id, tr.card, frozenset(), held=True))  # any code
-        elif _open(tr) and tr.event_id in readings and read_better(tr):
+        elif _open(tr) and read_better(tr):
             items.append(Open(tr.event_id, tr.card, frozenset(missing) | {tr.card}))
         elif _open(tr) and (alts := frees(readings.get(tr.event_id, ()))):
             items.append(Open(tr.event_id, tr.card, alts | {tr.card}))

@@ -698,7 +698,7 @@ class FloorTracker:
         carried = {c for c in self._unread if c not in codes}
         self._unread = set()
         if small is not None and self._ref is not None:
-            self._keep_untouched(floor, boxes, small, mean, index, unsure)
+            self._keep_untouched(floor, boxes, mean, index, unsure)
         self._unread |= carried & floor
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
         if self.learn:
@@ -804,7 +804,6 @@ class FloorTracker:
         self,
         floor: set[str],
         boxes: dict,
-        small: np.ndarray,
         mean: dict[str, float],
         index: dict | None = None,
         guesses: set[str] | frozenset[str] = frozenset(),
@@ -815,7 +814,7 @@ class FloorTracker:
         read of another code there renames the card, unless that code is only a guess
         (`guesses`: its own read named an impossible code, one deck)."""
         assert self._ref is not None and self._size is not None
-        self._delta = self._diff_mask(_detail(small), _detail(self._ref))
+        assert self._delta is not None  # this view's change, as `_read` found it
         lifted_mask = self._lifted
 
         def untouched(x1: float, y1: float, x2: float, y2: float) -> bool:

@@ -926,7 +926,7 @@ def test_a_guess_never_renames_a_card_lying_untouched(guess_renames, monkeypatch
     if guess_renames:  # what the tracker did before: every sure read at the place renames
         real = tracker_module.FloorTracker._keep_untouched
         monkeypatch.setattr(tracker_module.FloorTracker, "_keep_untouched",
-                            lambda self, *a, **k: real(self, *a[:5]))  # fmt: skip
+                            lambda self, *a, **k: real(self, *a[:4]))  # fmt: skip
     qh = CardPlacement("QH", (420.0, 260.0), 4.0, 115.0)
     a_s = CardPlacement("AS", (430.0, 370.0), -3.0, 115.0)
     kd = CardPlacement("KD", (880.0, 420.0), 2.0, 115.0)
