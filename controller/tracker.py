@@ -48,6 +48,11 @@ SECOND_LOOK_SHARE = 0.4
 # A read of a card's own code holding this share of its known box reads it at its place
 # (a tossed QH adopted from a faint read at its lower corner, read again over its top: 37 %)
 KNOWN_HELD = 0.3
+# A weaker new read whose box holds a surer read's lone corner index (the card only guessed
+# around it), or lies at most this many index lengths beside it, is that card's body boxed
+# short of its corner: one card (a QH tossed aslant read from its lower index, its body boxed
+# 0.4 index lengths above it and read KC 0.18 from the crown: a phantom KC in a deal)
+INDEX_BESIDE = 1.0
 # A new read whose box lies inside a known card's (this share of it inside) and is at most
 # this share of its size is a part of that card seen alone (a 6S's lower half boxed apart as
 # a 7H landed beside it, 56 % of its box, read TS 0.47 with 6S 0.28): with the card's code
@@ -550,6 +555,7 @@ class FloorTracker:
                 or _within(b, box)
                 or (c == code and _within(box, b, 0.2))
                 or (c in named and (_within(box, b, share) or _within(b, box, share)))
+                or self._body_of(box, read.index.get(c))
                 for c, b in read.boxes.items()
             ):
                 self.merged += 1  # a second look at a card already named (its other corner)
@@ -565,6 +571,18 @@ class FloorTracker:
             if unsure:
                 read.unsure.add(name)
         return read
+
+    def _body_of(self, box: list[float], index: list[float] | None) -> bool:
+        """Whether a detection at `box`, weaker than the read named from the lone corner index
+        `index` (None: that read saw its card), is that card's body: the index lies in the
+        box or `INDEX_BESIDE` index lengths beside it, and no card lay at the box."""
+        if index is None or any(_at_known(box, k) for k in self.cards.values()):
+            return False
+        cx, cy = (index[0] + index[2]) / 2, (index[1] + index[3]) / 2
+        side = max(index[2] - index[0], index[3] - index[1])
+        dx = max(box[0] - cx, 0.0, cx - box[2])
+        dy = max(box[1] - cy, 0.0, cy - box[3])
+        return math.hypot(dx, dy) <= INDEX_BESIDE * side
 
     def _name(
         self, code: str, conf: float, box: list[float], alts: list, read: Read

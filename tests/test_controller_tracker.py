@@ -1071,3 +1071,50 @@ def test_a_card_missed_after_the_cards_around_it_are_scooped_is_still_there(deck
     match: a KC judged taken by a 2S's capture of two aces, the KH that took it a foul)."""
     assert _scooped_around(deck, seed, with_kc=False)[-1].floor == frozenset({"KC", "6C"})
     assert _scooped_around(deck, seed, with_kc=True)[-1].floor == frozenset({"6C"})
+
+
+class BodyApartReader(LoneIndexReader):
+    """As `LoneIndexReader` (the card `lone` read from one corner index, its box a square
+    guessed around it), and the detector also boxes that card's body apart, weaker: cut short
+    of the index, its edge `gap` index lengths from the index's centre, read as `body`."""
+
+    def __init__(self, geometry: TableGeometry, lone: str, body: str, gap: float) -> None:
+        super().__init__(geometry, lone)
+        self.body, self.gap = body, gap
+
+    def observe(self, image, t):
+        obs = super().observe(image, t)
+        for card, lab in zip(list(obs.cards), self.labels, strict=True):
+            if card.code != self.lone:
+                continue
+            card.confidence = 0.6
+            ix1, iy1, ix2, iy2 = card.index
+            cy, side = (iy1 + iy2) / 2, max(ix2 - ix1, iy2 - iy1)
+            x1, y1, x2, y2 = (lab.box[0] - self.ox, lab.box[1] - self.oy,
+                              lab.box[2] - self.ox, lab.box[3] - self.oy)  # fmt: skip
+            if cy - y1 < y2 - cy:  # the index at the card's top: its body boxed below it
+                y1 = cy + self.gap * side
+            else:
+                y2 = cy - self.gap * side
+            obs.cards.append(NS(code=self.body, confidence=0.3, box=[x1, y1, x2, y2]))
+        return obs
+
+
+@pytest.mark.parametrize("gap,phantom", [(0.4, False), (0.8, False), (1.6, True)])
+def test_a_cards_body_boxed_apart_from_its_lone_index_is_no_second_card(gap, phantom):
+    """R1.1 one deck, R1.2 a deal lays 4 cards: a QH dealt aslant beside a KH is read from
+    its lower corner index alone (the detector saw no card around it), and its body is boxed
+    apart just short of that index and read weakly as a KC. Both are new where the QH
+    landed; the weaker read beside the lone index is that card's body, and the floor holds
+    the KH and the QH only (found on a rendered ERAM match: a phantom KC in the deal made
+    the dealer's return of a J to the deck, R1.3, count as the first play). A weak read
+    lying beyond that reach is another card, and stays."""
+    from vision.scene import CardPlacement
+
+    kh = CardPlacement("KH", (480.0, 300.0), -8.0, 115.0)
+    qh = CardPlacement("QH", (700.0, 380.0), 25.0, 115.0)
+    video = SimVideo(None, [Shot(0.8, [kh], [], frozenset({"KH"})), *lay_shots([kh], qh)],
+                     15, (1280, 720), "bellot-lgpl21", 3, GEO)  # fmt: skip
+    snaps = track(video, reader=BodyApartReader(GEO, "QH", "KC", gap))[0]
+    assert snaps[0].floor == frozenset({"KH"})
+    assert snaps[-1].floor == frozenset({"KH", "QH", "KC"} if phantom else {"KH", "QH"})
