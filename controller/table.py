@@ -102,6 +102,7 @@ class Table(CardNaming):
             self._bad_initial,
             explain=self._explain,
             trail_of=self._trail_of,
+            plain_of=self._plain_of,
             deal_faint=self._deal_faint,
             still_lying=self._still_lying,
             still_gone=self._still_gone,
@@ -500,6 +501,7 @@ class Table(CardNaming):
             or obs.inferred
             or obs.by_capture
             or obs.faint_box is not None
+            or obs.unshown
         ):
             data["doubtful"] = True  # a legal verdict the referee may want to confirm
         if obs.by_capture:
@@ -507,6 +509,11 @@ class Table(CardNaming):
         if obs.shown and self._show_prompt is not None:
             data["prompt"] = self._show_prompt
             self._show_prompt = None
+        if obs.unshown:
+            data["reason"] = f"read only faintly as {obs.card}, not shown when asked: check it"
+            if self._show_prompt is not None:
+                data["prompt"] = self._show_prompt  # the prompt it answers (unanswered)
+                self._show_prompt = None
         kind = ev.TURN
         out_first: list[Event] = []  # the camera's corrections the turn rests on
         if obs.unsure:

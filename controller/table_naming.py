@@ -554,13 +554,22 @@ class CardNaming:
         if not possible or possible[0][0] < self.tracker.config.alt_min_share:
             return None
         share, code = possible[0]
-        runner = possible[1][0] if len(possible) > 1 else 0.0
-        sure = (
-            share >= FAINT_TRAIL_SHARE
-            and share >= FAINT_TRAIL_MARGIN * runner
-            and not self._can_capture(floor, code)
-        )
-        return code, share, sure
+        return code, share, _plain(possible) and not self._can_capture(floor, code)
+
+    def _plain_of(
+        self, lying: frozenset[str], faint: dict[str, float]
+    ) -> tuple[str, float] | None:
+        """The card read too faintly (`faint`) named plainly enough to judge its play: the
+        likeliest code still in play (one deck; `lying`: on the floor) when it has at least
+        FAINT_TRAIL_SHARE of the read and FAINT_TRAIL_MARGIN times its runner-up in play."""
+        m = self.state.match
+        if m is None or not m.in_round:
+            return None
+        possible = self._in_play(faint, lying)
+        if not possible or not _plain(possible):
+            return None
+        share, code = possible[0]
+        return code, share
 
     def _deal_faint(
         self,
@@ -708,3 +717,11 @@ def _renamed(intent: Any, renames: dict[str, str]) -> Any:
 def _rounded(box) -> list[float]:
     """A box as the log keeps it (pixels, one decimal)."""
     return [round(float(v), 1) for v in box]
+
+
+def _plain(possible: list[tuple[float, str]]) -> bool:
+    """Whether a faint read's likeliest code in play (`possible`: (share, code), likeliest
+    first) is plain: at least FAINT_TRAIL_SHARE, and FAINT_TRAIL_MARGIN times its runner-up."""
+    share = possible[0][0]
+    runner = possible[1][0] if len(possible) > 1 else 0.0
+    return share >= FAINT_TRAIL_SHARE and share >= FAINT_TRAIL_MARGIN * runner

@@ -89,6 +89,8 @@ class ObservedTurn:
     # what the classifier said of the card: ((code, share), ...), surest first (its runner-ups
     # name the card when the read was doubtful and the play it makes is a foul: `Table`)
     reading: tuple[tuple[str, float], ...] = ()
+    # the play was never shown when asked: only a read too faint to accept named its card
+    unshown: bool = False
     # it was seen taken right after it (the round's last play: the leftovers, with it, went
     # to the last capturer, R3.5; or the next card's capture took it): it no longer lies at
     # `faint_box`
@@ -280,6 +282,11 @@ class TurnTracker:
     # lies_still(box) -> whether the place `box` showed no change in this view (a card read
     # faintly there was not lifted; False where no pixels tell)
     lies_still: Callable[[tuple[float, ...]], bool] | None = None
+    # plain_of(lying, faint) -> (card, share) or None: a card read too faintly to accept
+    # (`faint`: code -> share) named plainly enough to judge its play by that read
+    plain_of: (
+        Callable[[frozenset[str], dict[str, float]], tuple[str, float] | None] | None
+    ) = None
     # reached(arms) -> how many seats after the seat to play the arm a view saw
     # (`Snapshot.arms`) came from: 0 that seat, 1 the next, players - 1 the one before;
     # None when no arm tells (none seen, or two seen as often)
@@ -323,6 +330,10 @@ class TurnTracker:
     # (its read, when it was first seen lying, and where), not credited with a turn, when the
     # arm that took them came from the next seat's edge
     _prompt_faint: tuple[dict[str, float], float, tuple[float, ...]] | None = None
+    # ... and the card read too faintly where the seat to play laid it before the cards left
+    # (no other seat's arm seen), which no legal capture explains: its read, and when it was
+    # first seen lying (the play nobody shows is judged by that read where it is plain)
+    _unshown: tuple[dict[str, float], float] | None = None
     # the last play, when it was a card judged a trail at once: (card, floor before, after)
     _last_trail: tuple[str, frozenset[str], frozenset[str]] | None = None
     log: list[str] = field(default_factory=list)
@@ -347,7 +358,7 @@ class TurnTracker:
         self.mode = IDLE
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
-        self._prompt_faint, self._last_trail = None, None
+        self._prompt_faint, self._last_trail, self._unshown = None, None, None
 
     def _rename(self, was: str, card: str, t: float) -> Reread:
         def swap(cards: frozenset[str]) -> frozenset[str]:
@@ -658,7 +669,7 @@ class TurnTracker:
                 s = s | {trail.card}
             self.mode, self._after = AWAIT_SHOW, s
             self._shown_faint, self._shown_t = {}, None
-            self._prompt_faint = None
+            self._prompt_faint, self._unshown = None, None
             if (
                 trail is None
                 and earlier
@@ -667,6 +678,8 @@ class TurnTracker:
                 and self.reached(snap.arms) == 1
             ):
                 self._prompt_faint = (earlier, earlier_t, box)
+            elif trail is None and earlier:
+                self._unshown = (earlier, earlier_t)
             prompt = ShowCardPrompt(self.floor, s, snap.t)
             return [prompt] if trail is None else [trail, prompt]
         if len(added) == 1 and removed:
@@ -900,7 +913,7 @@ class TurnTracker:
                 self.set_floor(after)
                 return [*first, turn]
         if s == self.floor:  # the cards are back (or were never gone): no turn
-            self.mode, self._prompt_faint = IDLE, None
+            self.mode, self._prompt_faint, self._unshown = IDLE, None, None
             return [ShowCancelled(snap.t)]
         added = s - after
         if after <= s and len(added) == 1 and not added & self.floor:
@@ -915,7 +928,7 @@ class TurnTracker:
                 return []
             # More cards left with nothing shown: the table went on. The play nobody showed
             # is held for the referee, and the views go on from the floor it left (R7).
-            missed = MissedPlay(self.floor, after, snap.t)
+            missed = self._unshown_play(after, snap.t)
             self.set_floor(after)
             return [missed, *self._idle(snap)]
         return []
@@ -941,7 +954,7 @@ class TurnTracker:
         # (it captured them): it was the next player's play, never a shown card. The cards
         # that left before were taken by a card nobody saw: held for the referee; then the
         # card is read as the play it was, from the view where it landed.
-        missed = MissedPlay(self.floor, after, shown.t)
+        missed = self._unshown_play(after, shown.t)
         self.set_floor(after)
         if card not in s:
             # It left with floor cards: it took them, whatever one-card rule its read allows
@@ -955,6 +968,23 @@ class TurnTracker:
             return [missed, taken]
         out: list[Intent] = [missed, *self._idle(shown)]
         return out + self._handler()(snap)
+
+    def _unshown_play(self, after: frozenset[str], t: float) -> ObservedTurn | MissedPlay:
+        """The play that took the floor to `after` and was never shown: judged as the card
+        read too faintly where its seat laid it (`_unshown`) when that read names it plainly
+        (`plain_of`; it took these cards, a foul: no code its read allows takes them
+        legally, R2), marked doubtful; otherwise held for the referee, card unknown (R7)."""
+        held, self._unshown = self._unshown, None
+        if held is not None and self.plain_of is not None:
+            faint, t_landed = held
+            named = self.plain_of(self.floor | after, faint)
+            if named is not None:
+                card, share = named
+                return ObservedTurn(
+                    card, self.floor, after, t, t_landed, False, share,
+                    reading=_ranked(faint), unshown=True,
+                )  # fmt: skip
+        return MissedPlay(self.floor, after, t)
 
     def _shown_lying(self, snap: Snapshot) -> list[Intent]:
         """A restarted table whose shown card's turn was already judged (a log written before
@@ -999,6 +1029,7 @@ class TurnTracker:
             frozenset(floor_after),
         )
         self._shown_faint, self._shown_t, self._prompt_faint = {}, None, None
+        self._unshown = None
 
     def resume_showing(self, card: str, floor_after) -> None:
         """A restarted table: the last turn's card was being shown (it may still lie there)."""

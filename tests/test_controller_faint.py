@@ -111,6 +111,38 @@ def test_a_read_that_names_another_card_plainly_is_left_to_the_referee_r7():
     assert table.state.turns() == []
 
 
+@pytest.mark.parametrize(
+    "faint, judged",
+    [((("6S", 0.7), ("KS", 0.1)), True), ((("6S", 0.45), ("KS", 0.2), ("QC", 0.15)), False)],
+)
+def test_a_play_nobody_showed_is_judged_by_its_plain_faint_read_r2_r7(faint, judged):
+    # Seat 1's card is read faintly as 6S (0.7; KS 0.1) and takes the KD: no code of that
+    # read takes a K legally (R2.3; KS is under half the 6S's share), so seat 1 is asked to
+    # show the card. Nobody does: seat 0's 2C lands and stays as seat 1's 8D comes. The
+    # play is judged by its plain read: a 6 that took a K, a wrong capture held for the
+    # referee (R7), the KD on seat 1's side meanwhile. A read plain enough for no code (6S
+    # 0.45) leaves the card unknown (R7 unreadable).
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD", faint))
+    (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert prompt.data["kind"] == "show_card"
+    assert table.feed_snapshot(clock.snap("9C 5H 4S 2C")) == []
+    held, c2, d8 = [e for e in table.feed_snapshot(clock.snap("9C 5H 4S 2C 8D")) if e.type != PROMPT]
+    assert (held.type, held.data["seat"], held.data["status"]) == (FOUL, 1, "pending")
+    if judged:
+        assert (held.data["card"], held.data["verdict"], held.data["foul"]) == (
+            "6S", "foul", "wrong_capture"
+        )  # fmt: skip
+        assert held.data["takes"] == ["KD"] and held.data["doubtful"] is True
+    else:
+        assert (held.data["card"], held.data["verdict"]) == (None, "unreadable")
+    assert table.state.match.captured(1)[-1] == "KD"
+    assert not [p for p in table.state.prompts if p.open]  # the held play answers the prompt
+    assert [(e.data["card"], e.data["seat"], e.data["verdict"]) for e in (c2, d8)] == [
+        ("2C", 0, "trail"), ("8D", 1, "trail")
+    ]  # fmt: skip
+
+
 def test_a_faint_read_of_codes_no_longer_in_play_explains_nothing_r1_1():
     # The read names only KD (on the floor, the card taken) and QS (not a K): no code left
     # in play takes the KD legally, so the player is asked to show the card.
