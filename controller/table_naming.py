@@ -556,9 +556,7 @@ class CardNaming:
         share, code = possible[0]
         return code, share, _plain(possible) and not self._can_capture(floor, code)
 
-    def _plain_of(
-        self, lying: frozenset[str], faint: dict[str, float]
-    ) -> tuple[str, float] | None:
+    def _plain_of(self, lying: frozenset[str], faint: dict[str, float]) -> tuple[str, float] | None:
         """The card read too faintly (`faint`) named plainly enough to judge its play: the
         likeliest code still in play (one deck; `lying`: on the floor) when it has at least
         FAINT_TRAIL_SHARE of the read and FAINT_TRAIL_MARGIN times its runner-up in play."""

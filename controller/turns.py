@@ -284,9 +284,7 @@ class TurnTracker:
     lies_still: Callable[[tuple[float, ...]], bool] | None = None
     # plain_of(lying, faint) -> (card, share) or None: a card read too faintly to accept
     # (`faint`: code -> share) named plainly enough to judge its play by that read
-    plain_of: (
-        Callable[[frozenset[str], dict[str, float]], tuple[str, float] | None] | None
-    ) = None
+    plain_of: Callable[[frozenset[str], dict[str, float]], tuple[str, float] | None] | None = None
     # reached(arms) -> how many seats after the seat to play the arm a view saw
     # (`Snapshot.arms`) came from: 0 that seat, 1 the next, players - 1 the one before;
     # None when no arm tells (none seen, or two seen as often)

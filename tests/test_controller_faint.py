@@ -127,7 +127,9 @@ def test_a_play_nobody_showed_is_judged_by_its_plain_faint_read_r2_r7(faint, jud
     (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
     assert prompt.data["kind"] == "show_card"
     assert table.feed_snapshot(clock.snap("9C 5H 4S 2C")) == []
-    held, c2, d8 = [e for e in table.feed_snapshot(clock.snap("9C 5H 4S 2C 8D")) if e.type != PROMPT]
+    held, c2, d8 = [
+        e for e in table.feed_snapshot(clock.snap("9C 5H 4S 2C 8D")) if e.type != PROMPT
+    ]
     assert (held.type, held.data["seat"], held.data["status"]) == (FOUL, 1, "pending")
     if judged:
         assert (held.data["card"], held.data["verdict"], held.data["foul"]) == (
