@@ -51,7 +51,7 @@ KNOWN_HELD = 0.3
 # A weaker new read whose box holds a surer read's lone corner index (the card only guessed
 # around it), or lies at most this many index lengths beside it, is that card's body boxed
 # short of its corner: one card (a QH tossed aslant read from its lower index, its body boxed
-# 0.4 index lengths above it and read KC 0.18 from the crown: a phantom KC in a deal)
+# apart, the box's edge 0.6 index lengths above it, read KC 0.18: a phantom KC in a deal)
 INDEX_BESIDE = 1.0
 # A new read whose box lies inside a known card's (this share of it inside) and is at most
 # this share of its size is a part of that card seen alone (a 6S's lower half boxed apart as
