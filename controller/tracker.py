@@ -28,7 +28,7 @@ import numpy as np
 
 from controller.table_geometry import FLOOR, TableGeometry
 from controller.turns import Snapshot
-from vision.boxes import iou
+from vision.boxes import index_lengths_outside, iou
 
 # A card box whose inner part changed at most this much since the last snapshot is untouched.
 UNTOUCHED_MOST = 0.04
@@ -576,13 +576,9 @@ class FloorTracker:
         """Whether a detection at `box`, weaker than the read named from the lone corner index
         `index` (None: that read saw its card), is that card's body: the index lies in the
         box or `INDEX_BESIDE` index lengths beside it, and no card lay at the box."""
-        if index is None or any(_at_known(box, k) for k in self.cards.values()):
+        if index is None or index_lengths_outside(index, box) > INDEX_BESIDE:
             return False
-        cx, cy = (index[0] + index[2]) / 2, (index[1] + index[3]) / 2
-        side = max(index[2] - index[0], index[3] - index[1])
-        dx = max(box[0] - cx, 0.0, cx - box[2])
-        dy = max(box[1] - cy, 0.0, cy - box[3])
-        return math.hypot(dx, dy) <= INDEX_BESIDE * side
+        return not any(_at_known(box, k) for k in self.cards.values())
 
     def _name(
         self, code: str, conf: float, box: list[float], alts: list, read: Read

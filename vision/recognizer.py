@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.boxes import index_lengths_outside
 from vision.boxes import iou as _iou
 from vision.cleanup import despeckle, expose, stretch_dim
 from vision.crops import CROP_PX, face_crop, index_crop, square_up
@@ -993,11 +994,7 @@ CORNERS_TO_SIDE = 0.9
 def _just_outside(hit: IndexHit, box) -> bool:
     """Whether an index's centre lies outside a card box by at most `OUTSIDE_REACH` index
     lengths (a corner the box was cut short of)."""
-    cx, cy = (hit.box[0] + hit.box[2]) / 2, (hit.box[1] + hit.box[3]) / 2
-    side = max(hit.box[2] - hit.box[0], hit.box[3] - hit.box[1])
-    dx = max(box[0] - cx, 0.0, cx - box[2])
-    dy = max(box[1] - cy, 0.0, cy - box[3])
-    return 0.0 < np.hypot(dx, dy) <= OUTSIDE_REACH * side
+    return 0.0 < index_lengths_outside(hit.box, box) <= OUTSIDE_REACH
 
 
 def _opposite_corner(hit: IndexHit, hits: list[IndexHit], box) -> bool:
