@@ -506,14 +506,11 @@ class Table(CardNaming):
             data["doubtful"] = True  # a legal verdict the referee may want to confirm
         if obs.by_capture:
             data["by_capture"] = True  # read too faintly alone: the cards it took named it
-        if obs.shown and self._show_prompt is not None:
-            data["prompt"] = self._show_prompt
-            self._show_prompt = None
         if obs.unshown:
             data["reason"] = f"read only faintly as {obs.card}, not shown when asked: check it"
-            if self._show_prompt is not None:
-                data["prompt"] = self._show_prompt  # the prompt it answers (unanswered)
-                self._show_prompt = None
+        if (obs.shown or obs.unshown) and self._show_prompt is not None:
+            data["prompt"] = self._show_prompt  # the prompt it answers (unanswered if unshown)
+            self._show_prompt = None
         kind = ev.TURN
         out_first: list[Event] = []  # the camera's corrections the turn rests on
         if obs.unsure:

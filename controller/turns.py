@@ -324,14 +324,12 @@ class TurnTracker:
     # before this one while dealing
     _deal_faint: tuple[dict[str, float], tuple[float, ...]] | None = None
     _deal_prev: frozenset[str] | None = None
-    # while a "show the card" prompt is open: the card read too faintly before the cards left
-    # (its read, when it was first seen lying, and where), not credited with a turn, when the
-    # arm that took them came from the next seat's edge
-    _prompt_faint: tuple[dict[str, float], float, tuple[float, ...]] | None = None
-    # ... and the card read too faintly where the seat to play laid it before the cards left
-    # (no other seat's arm seen), which no legal capture explains: its read, and when it was
-    # first seen lying (the play nobody shows is judged by that read where it is plain)
-    _unshown: tuple[dict[str, float], float] | None = None
+    # while a "show the card" prompt is open: the card read too faintly before the cards left,
+    # not credited with a turn (no legal capture explains it): its read, when it was first seen
+    # lying, where (if known), and whether the arm that took them came from the next seat's
+    # edge (then it may have been the seat to play's trail, taken by the next card: shown;
+    # else the play nobody shows is judged by that read where it is plain: `_unshown_play`)
+    _prompt_faint: tuple[dict[str, float], float, tuple[float, ...] | None, bool] | None = None
     # the last play, when it was a card judged a trail at once: (card, floor before, after)
     _last_trail: tuple[str, frozenset[str], frozenset[str]] | None = None
     log: list[str] = field(default_factory=list)
@@ -356,7 +354,7 @@ class TurnTracker:
         self.mode = IDLE
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
-        self._prompt_faint, self._last_trail, self._unshown = None, None, None
+        self._prompt_faint, self._last_trail = None, None
 
     def _rename(self, was: str, card: str, t: float) -> Reread:
         def swap(cards: frozenset[str]) -> frozenset[str]:
@@ -667,17 +665,12 @@ class TurnTracker:
                 s = s | {trail.card}
             self.mode, self._after = AWAIT_SHOW, s
             self._shown_faint, self._shown_t = {}, None
-            self._prompt_faint, self._unshown = None, None
-            if (
-                trail is None
-                and earlier
-                and box is not None
-                and self.reached is not None
-                and self.reached(snap.arms) == 1
-            ):
-                self._prompt_faint = (earlier, earlier_t, box)
-            elif trail is None and earlier:
-                self._unshown = (earlier, earlier_t)
+            self._prompt_faint = None
+            if trail is None and earlier:
+                by_next = (
+                    box is not None and self.reached is not None and self.reached(snap.arms) == 1
+                )
+                self._prompt_faint = (earlier, earlier_t, box, by_next)
             prompt = ShowCardPrompt(self.floor, s, snap.t)
             return [prompt] if trail is None else [trail, prompt]
         if len(added) == 1 and removed:
@@ -790,9 +783,10 @@ class TurnTracker:
         faint card may have made the capture itself: the shown card is its play) or when the
         capture could not have taken it."""
         held, self._prompt_faint = self._prompt_faint, None
-        if held is None or self.trail_of is None or self.explain is None:
+        if held is None or not held[3] or self.trail_of is None or self.explain is None:
             return []
-        faint, t_landed, box = held
+        faint, t_landed, box, _by_next = held
+        assert box is not None  # (the next seat's arm is judged only where it lies)
         others = {code: share for code, share in faint.items() if code != card}
         named = self.trail_of(self.floor, others, frozenset(), box)
         if named is None or named[0] in self.floor | after:
@@ -911,7 +905,7 @@ class TurnTracker:
                 self.set_floor(after)
                 return [*first, turn]
         if s == self.floor:  # the cards are back (or were never gone): no turn
-            self.mode, self._prompt_faint, self._unshown = IDLE, None, None
+            self.mode, self._prompt_faint = IDLE, None
             return [ShowCancelled(snap.t)]
         added = s - after
         if after <= s and len(added) == 1 and not added & self.floor:
@@ -969,12 +963,13 @@ class TurnTracker:
 
     def _unshown_play(self, after: frozenset[str], t: float) -> ObservedTurn | MissedPlay:
         """The play that took the floor to `after` and was never shown: judged as the card
-        read too faintly where its seat laid it (`_unshown`) when that read names it plainly
-        (`plain_of`; it took these cards, a foul: no code its read allows takes them
-        legally, R2), marked doubtful; otherwise held for the referee, card unknown (R7)."""
-        held, self._unshown = self._unshown, None
-        if held is not None and self.plain_of is not None:
-            faint, t_landed = held
+        read too faintly where its seat laid it (`_prompt_faint`, no other seat's arm seen)
+        when that read names it plainly (`plain_of`; it took these cards, a foul: no code its
+        read allows takes them legally, R2), marked doubtful; otherwise held for the referee,
+        card unknown (R7)."""
+        held, self._prompt_faint = self._prompt_faint, None
+        if held is not None and not held[3] and self.plain_of is not None:
+            faint, t_landed, _box, _by_next = held
             named = self.plain_of(self.floor | after, faint)
             if named is not None:
                 card, share = named
@@ -1027,7 +1022,6 @@ class TurnTracker:
             frozenset(floor_after),
         )
         self._shown_faint, self._shown_t, self._prompt_faint = {}, None, None
-        self._unshown = None
 
     def resume_showing(self, card: str, floor_after) -> None:
         """A restarted table: the last turn's card was being shown (it may still lie there)."""
