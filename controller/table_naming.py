@@ -437,15 +437,39 @@ class CardNaming:
         TC was a foul (R2.2), never a TD."""
         gone = self._gone_this_round()
         skip = gone | set(out) | {played}
+        least = self.tracker.config.alt_min_share
         for tr, read in self._doubtful_lying(lying):
-            bar = self.tracker.config.alt_min_share
+            bar = least
             if tr.event_id not in self._faint_turns:
                 bar = self._runner_bar(tr.card, read)
             for code, share in read:
-                if share < bar:
+                if share < least:
                     break
-                if code != tr.card and code not in skip:
+                if code == tr.card or code in skip:
+                    continue
+                if share >= bar or self._contested(tr, code):
                     yield tr, code
+
+    def _contested(self, tr: Any, code: str) -> bool:
+        """Whether a foul of this round still pending, played while `tr`'s card lay on the
+        floor, is legal with that card named `code` instead: a second witness against its
+        read, which then yields to a runner-up under `_runner_bar` (a QH trailed and read KD
+        0.71, QD 0.20: the KC laid beside it was no missed capture, R2.1, and the QC laid next
+        takes it)."""
+        rnd = self.state.current_round
+        live = rnd.live_turns() if rnd is not None else []
+        since = [t for t in live if t.event_id > tr.event_id]
+        for later in since:
+            if tr.card not in later.floor_before:
+                return False  # it left the floor: later plays never saw it
+            if later.verdict != "foul" or later.decided_by or later.card is None:
+                continue
+            before = [code if c == tr.card else c for c in later.floor_before]
+            after = [code if c == tr.card else c for c in later.floor_after]
+            history = history_before(self.state, rnd, later)
+            if self._legal(_sorted(before), later.card, _sorted(after), history) is not None:
+                return True
+        return False
 
     def _could_take(self, floor: frozenset[str], card: str) -> bool:
         """Whether `card`, which takes nothing from `floor` as read, takes something if a card

@@ -594,9 +594,13 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
     _take_verdict(tr, v)
     tr.decided_by = e.id
     # A misread card that stayed on the floor is the corrected card in later floors too,
-    # until it leaves the floor (the code seen after that is the real card of that code).
+    # until it leaves the floor (the code seen after that is the real card of that code),
+    # and the plays that saw it are judged again (a KC laid beside a QH misread KD was no
+    # missed capture, R2.1); a play the referee decided keeps its decision
     if old is not None and old != card and card in after:
-        _rename_while_lying(rnd.turns[rnd.turns.index(tr) + 1 :], old, card)
+        saw = _rename_while_lying(rnd.turns[rnd.turns.index(tr) + 1 :], old, card)
+        for later, v in _judged_again(st, rnd, [t for t, *_was in saw], keep_going=True):
+            _take_verdict(later, v)
 
 
 def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> None:
@@ -604,7 +608,7 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
     and in every floor of the round after it; the plays that saw it are judged again (a play
     the referee decided keeps its decision)."""
     from engine.cards import CardError, parse_card
-    from engine.referee import JudgeError, judge
+    from engine.referee import JudgeError
 
     try:
         was, card = (
@@ -624,22 +628,41 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
     floor = rnd.floor
     rnd.floor = _renamed(rnd.floor, was, card)
     saw = _rename_while_lying(rnd.live_turns(), was, card)  # the plays that saw the dealt card
+    try:  # judged again with the whole round renamed (Lebanese V3(b))
+        judged = _judged_again(st, rnd, [tr for tr, *_old in saw])
+    except (JudgeError, ValueError) as exc:
+        rnd.floor = floor
+        for tr2, before, after, takes in saw:
+            tr2.floor_before, tr2.floor_after, tr2.takes = before, after, takes
+        st.errors.append(f"event {e.id}: correct the deal: {exc}")
+        return
+    for tr, v in judged:
+        _take_verdict(tr, v)
+    st._rebuild()
+
+
+def _judged_again(
+    st: TableState, rnd: RoundLog, turns: list[TurnRecord], keep_going: bool = False
+) -> list[tuple[TurnRecord, Any]]:
+    """The engine's verdict on each of `turns` on its floors as they are now, for the live
+    plays with a card that no referee decided and that are not held unreadable. A play the
+    engine cannot judge raises, or with `keep_going` is left out (it keeps its verdict)."""
+    from engine.referee import JudgeError, judge
+
+    live = {id(tr) for tr in rnd.live_turns()}
     judged = []
-    for tr, *_old in saw:  # judged again with the whole round renamed (Lebanese V3(b))
-        if tr.card is None or tr.decided_by is not None or tr.verdict == UNREADABLE:
+    for tr in turns:
+        if id(tr) not in live or tr.card is None or tr.decided_by is not None:
+            continue
+        if tr.verdict == UNREADABLE:
             continue
         try:
             history = history_before(st, rnd, tr)
             judged.append((tr, judge(st.rules, tr.floor_before, tr.card, tr.floor_after, history)))
-        except (JudgeError, ValueError) as exc:
-            rnd.floor = floor
-            for tr2, before, after, takes in saw:
-                tr2.floor_before, tr2.floor_after, tr2.takes = before, after, takes
-            st.errors.append(f"event {e.id}: correct the deal: {exc}")
-            return
-    for tr, v in judged:
-        _take_verdict(tr, v)
-    st._rebuild()
+        except (JudgeError, ValueError):
+            if not keep_going:
+                raise
+    return judged
 
 
 def _renamed(cards: tuple[str, ...], old: str, new: str) -> tuple[str, ...]:
