@@ -527,6 +527,76 @@ def test_a_capture_names_a_doubtful_trail_only_by_a_plausible_runner_up_r2_2_r7(
         assert turn.data["takes"] == ["TD"]
 
 
+def _qh_read_kd_then_kc(clock: Clock, table: Table, second: str = "KC"):
+    """Seat 1 trails a card read doubtfully (0.17) as KD, KD 0.71, QD 0.20 (a QH: as a K or
+    a Q it takes nothing from 2S TH 5C 8D, R2.3, R2.7); seat 0 then lays `second`, read
+    plainly, and leaves it lying as seat 1 trails a 9H. Returns the trail's and `second`'s
+    turns."""
+    reading = (("KD", 0.71), ("QD", 0.20), ("KS", 0.04))
+    (kd,) = table.feed_snapshot(_laid(clock, "2S TH 5C 8D KD", "KD", 0.17, reading))
+    assert (kd.type, kd.data["card"], kd.data["verdict"]) == (TURN, "KD", "trail")
+    out = table.feed_snapshot(clock.snap(f"2S TH 5C 8D KD {second}"))
+    out += table.feed_snapshot(clock.snap(f"2S TH 5C 8D KD {second} 9H"))  # seat 1: a trail
+    (later,) = [e for e in out if e.type in (TURN, FOUL) and e.data["card"] == second]
+    return kd, later
+
+
+@pytest.mark.parametrize("second, witness", [("KC", True), ("6H", False)])
+def test_a_foul_a_doubtful_trails_runner_up_explains_lets_a_capture_name_it_r2_3_r2_6(
+    second, witness
+):
+    # The "KD" is a QH misread. Seat 0's KC left lying beside it is, as read, a missed
+    # capture (a K must take the K, R2.3, R2.6): a foul pending for the referee. The QD the
+    # read gave 0.20 (under half its 0.71 for KD, too little alone to rename a plain read)
+    # would make that KC a legal trail (R2.7): a second witness against the read. Seat 1's
+    # QC, read plainly, then takes the card: the camera names the trail QD (R2.3), the QC's
+    # capture is legal, and the KC, judged again beside a Q, was a trail. Where seat 0
+    # trailed a 6H instead (no foul), nothing but the read speaks for QD: the QC is judged
+    # a trail as it lands (a Q beside a K, R2.3, R2.7), as before.
+    table, clock = dealt(floor="2S TH 5C 8D")
+    kd, later = _qh_read_kd_then_kc(clock, table, second)
+    if witness:
+        assert (later.type, later.data["card"], later.data["foul"]) == (
+            FOUL, "KC", "missed_capture"
+        )  # fmt: skip
+    else:
+        assert (later.type, later.data["card"], later.data["verdict"]) == (TURN, "6H", "trail")
+    # seat 0's QC lands beside the "KD", then takes it
+    out = table.feed_snapshot(clock.snap(f"2S TH 5C 8D KD {second} 9H QC"))
+    if not witness:
+        (trail,) = out
+        assert (trail.type, trail.data["card"], trail.data["verdict"]) == (TURN, "QC", "trail")
+        return
+    (laid,) = out
+    assert (laid.type, laid.data["card"], laid.data["seat"]) == (CARD_LAID, "QC", 0)
+    fix, turn = table.feed_snapshot(clock.snap("2S TH 5C 8D KC 9H"))
+    assert (fix.type, fix.data["target"], fix.data["payload"]) == (
+        "referee", kd.id, {"card": "QD", "by": "camera", "capture": True}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["verdict"], turn.data["takes"]) == (
+        TURN, "QC", "capture", ["QD"]
+    )  # fmt: skip
+    kc = next(tr for tr in table.state.turns() if tr.event_id == later.id)
+    assert (kc.card, kc.verdict, kc.floor_before) == ("KC", "trail", ("2S", "5C", "8D", "TH", "QD"))
+    assert table.state.fouls() == [] and table.state.pending() == []
+    assert not table.state.errors
+
+
+def test_a_referees_correct_of_a_card_lying_judges_again_the_plays_that_saw_it_r2_6_r7():
+    # The KC's missed capture rested on the "KD" read: the referee corrects that trail to the
+    # QH it was. The KC, judged again on the renamed floor, was a legal trail (R2.7): no
+    # foul waits, and its player keeps the turn's score.
+    table, clock = dealt(floor="2S TH 5C 8D")
+    kd, kc = _qh_read_kd_then_kc(clock, table)
+    assert [f["event_id"] for f in table.state.fouls()] == [kc.id]
+    table.referee("correct", kd.id, {"card": "QH"})
+    turns = {tr.event_id: tr for tr in table.state.turns()}
+    assert (turns[kd.id].card, turns[kd.id].verdict) == ("QH", "trail")
+    assert (turns[kc.id].verdict, turns[kc.id].foul) == ("trail", None)
+    assert "QH" in turns[kc.id].floor_after and "KD" not in turns[kc.id].floor_after
+    assert table.state.fouls() == []
+
+
 def test_a_doubtful_jack_left_lying_was_a_five_that_trailed_r2_4_r2_7():
     # A card read doubtfully as JH (0.34; JH 0.57, 5H 0.37) lies on 8H QS and stays as seat
     # 0's 6S comes: a J must take the floor (R2.4), so as a JH it would be a missed capture;
