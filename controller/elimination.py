@@ -12,7 +12,7 @@ from itertools import permutations
 from controller import events as ev
 from controller.events import Event
 from controller.table_state import PENDING, UNREADABLE, TableState, TurnRecord, history_before
-from engine.cards import FULL_DECK
+from engine.cards import FULL_DECK, sort_cards
 from engine.match import PLAYS_PER_ROUND
 
 MOST_OPEN = 4  # more cards in question than this at once: too little is known to name them
@@ -35,10 +35,16 @@ class Open:
     choices: frozenset[str]  # the codes it may be (a held play: any code in question)
     held: bool = False
     dealt: bool = False
+    # a held play that took nothing, its card on no floor (laid where the camera never saw
+    # it): the floor it left, where that card lies once named (a trail, R2.7)
+    laid_on: tuple[str, ...] | None = None
 
     def correction(self, card: str) -> dict:
         """The `referee` event data by which the camera names this card `card`."""
-        return camera_correction(self.target, card, self.code if self.dealt else None)
+        data = camera_correction(self.target, card, self.code if self.dealt else None)
+        if self.laid_on is not None:
+            data["payload"]["floor_after"] = list(sort_cards([*self.laid_on, card]))
+        return data
 
 
 def camera_correction(target: int, card: str, was: str | None = None) -> dict:
@@ -108,7 +114,13 @@ def settle_held(
     ]
     for tr in live:
         if tr.event_id in ids:
-            items.append(Open(tr.event_id, tr.card, frozenset(), held=True))  # any code
+            unseen = (
+                tr.card is None
+                and not tr.captured
+                and set(tr.floor_after) == set(tr.floor_before)
+            )
+            laid_on = tuple(tr.floor_after) if unseen else None
+            items.append(Open(tr.event_id, tr.card, frozenset(), held=True, laid_on=laid_on))
         elif _open(tr) and read_better(tr):
             items.append(Open(tr.event_id, tr.card, frozenset(missing) | {tr.card}))
         elif _open(tr) and (alts := frees(readings.get(tr.event_id, ()))):

@@ -620,8 +620,13 @@ class Table(CardNaming):
         reason = (
             f"the card read as {intent.read_as} left the floor with {taken}, which it cannot "
             "take: name it"
+            if taken
+            else f"the card read as {intent.read_as} left the floor alone, with cards the "
+            "camera did not see: name it"
         )
-        held = MissedPlay(intent.floor_before, intent.floor_after, intent.t)
+        # (nothing else seen leave: it took only cards never seen there, a capture all the same)
+        captured = intent.floor_before == intent.floor_after
+        held = MissedPlay(intent.floor_before, intent.floor_after, intent.t, captured)
         return out + self._missed_play(held, reason)
 
     def _missed_play(self, intent: MissedPlay, reason: str | None = None) -> list[Event]:
@@ -643,8 +648,14 @@ class Table(CardNaming):
             "confidence": 0.0,
             **_held(UNREADABLE, UNREADABLE),
             "reason": reason
-            or f"{taken} left the floor with a card the camera did not see: name it",
+            or (
+                f"{taken} left the floor with a card the camera did not see: name it"
+                if taken
+                else "a card was laid that the camera did not see: name it"
+            ),
         }
+        if intent.captured:
+            data["captured"] = True  # it left the floor with cards never seen there
         if self._show_prompt is not None:
             data["prompt"] = self._show_prompt  # the prompt it answers (unanswered)
             self._show_prompt = None

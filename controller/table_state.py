@@ -56,6 +56,8 @@ class TurnRecord:
     shown: bool = False  # the card was read when its player showed it (after a prompt)
     doubtful: bool = False  # a legal verdict on a doubtful read (the referee may confirm it)
     read_as: str | None = None  # what the camera first read the card as (a runner-up named it)
+    # an unseen card seen leave the floor with cards never seen there (a capture all the same)
+    captured: bool = False
 
     @property
     def is_foul(self) -> bool:
@@ -324,7 +326,7 @@ class TableState:
             # player's side. A guess is not the card played: its code may still come (one
             # deck), so the engine does not count it as played.
             try:
-                m.unseen(list(tr.floor_after))
+                m.unseen(list(tr.floor_after), captured=tr.card is None and tr.captured)
             except (ValueError, KeyError) as exc:
                 self.errors.append(f"event {tr.event_id}: the played card is unknown: {exc}")
             return
@@ -434,6 +436,7 @@ def _turn(st: TableState, e: Event) -> None:
         shown=d.get("prompt") is not None,
         doubtful=bool(d.get("doubtful")),
         read_as=d.get("read_as"),
+        captured=bool(d.get("captured")),
     )
     guesses = {t.card for t in rnd.live_turns() if held_guess(t)}
     rnd.turns.append(tr)

@@ -142,6 +142,8 @@ class MissedPlay:
     floor_before: frozenset[str]
     floor_after: frozenset[str]
     t: float
+    # the card was seen leave the floor with cards never seen there (a capture all the same)
+    captured: bool = False
 
 
 @dataclass(frozen=True)
@@ -316,6 +318,9 @@ class TurnTracker:
     _shown_faint: dict[str, float] = field(default_factory=dict)
     _shown_t: float | None = None
     _unexplained: frozenset[str] | None = None  # the last view no single play explained
+    # when the seat to play's arm alone reached in and the view after showed nothing new (no
+    # faint read either), since the last play
+    _reached_t: float | None = None
     _fresh: int = 0  # the most cards seen on the floor since (none left it)
     _faint: dict[str, float] = field(default_factory=dict)  # faint reads since the last play
     _faint_t: float | None = None  # when the first of them was seen settled
@@ -355,6 +360,7 @@ class TurnTracker:
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
         self._prompt_faint, self._last_trail = None, None
+        self._reached_t = None
 
     def _rename(self, was: str, card: str, t: float) -> Reread:
         def swap(cards: frozenset[str]) -> frozenset[str]:
@@ -579,8 +585,11 @@ class TurnTracker:
             self._faint_box = box if box is not None else snap.faint_box
             if not snap.unreadable:
                 self._unreadable = None
+            if not faint and not snap.unreadable and self._one_arm(snap) == 0:
+                self._reached_t = snap.t  # the seat to play reached in; nothing new showed
             return []
         self._faint, self._faint_t, self._faint_box = {}, None, None
+        reached_t, self._reached_t = self._reached_t, None
         added, removed = s - f, f - s
         if (
             added
@@ -635,6 +644,13 @@ class TurnTracker:
         if len(added) == 1 and not removed:
             (card,) = added
             unsure = card in snap.unsure
+            missed: list[Intent] = []
+            if reached_t is not None and not earlier and self._one_arm(snap) == 1:
+                # The seat to play reached in and nothing new showed, then this card came from
+                # the next seat's edge (R1.5: turns pass in order): the seat to play laid a
+                # card the camera never saw, taking nothing as seen. Its turn is held for the
+                # referee, card unknown (R7), and this card is the next seat's play.
+                missed = [MissedPlay(f, f, reached_t)]
             if (
                 not self.can_capture(f, card)
                 and not (self.could_take is not None and self.could_take(f, card))
@@ -645,7 +661,7 @@ class TurnTracker:
             ):
                 self.floor = s  # a trail: final at once
                 self._last_trail = (card, f, s)
-                return [_seen_turn(card, f, s, snap)]
+                return [*missed, _seen_turn(card, f, s, snap)]
             self.mode, self._card, self._laid, self._t_land = LAID, card, s, _landed(snap)
             self._conf, self._unsure = snap.confidence, unsure
             self._card_conf = snap.confidence_of(card)
@@ -653,7 +669,7 @@ class TurnTracker:
             laid = CardLaid(
                 card, f, s, snap.t, self._t_land, self._conf, unsure, self._card_conf, self._reading
             )
-            return [laid]
+            return [*missed, laid]
         if not added and removed:
             scooped = self._trail_scooped(snap, removed, earlier)
             if scooped is not None:
@@ -868,6 +884,13 @@ class TurnTracker:
             reading=self._reading,
         )  # fmt: skip
         return [turn, *self._idle(snap)]
+
+    def _one_arm(self, snap: Snapshot) -> int | None:
+        """How many seats after the seat to play the one arm a view saw came from (`reached`);
+        None where no arm, or more than one, was seen."""
+        if self.reached is None or len(snap.arms) != 1:
+            return None
+        return self.reached(snap.arms)
 
     def _one_arm_from(self, snap: Snapshot, after: int) -> bool:
         """Whether one arm alone reached in over this view (none other seen), from the edge of

@@ -298,11 +298,13 @@ class Match:
             entry["floor_before"], self._floor_seen = self._floor_seen, None
         self.log[-1]["plays"].append(entry)
 
-    def unseen(self, floor_after: Sequence[str]) -> PlayResult:
+    def unseen(self, floor_after: Sequence[str], captured: bool = False) -> PlayResult:
         """A physical turn whose card the camera never saw (R7 `unreadable`, held for the
         referee): the cards that left the floor go to the side of the player to play (the
         unknown card with them); play goes on from `floor_after` as seen, and the turn counts
-        (the seat order goes on)."""
+        (the seat order goes on). `captured`: the card was seen leave the floor with cards
+        never seen there (a capture all the same: it and one card it took go to the pile,
+        and its side is the last capturer, R3.5)."""
         if not self.in_round:
             raise IllegalPlay("no round in progress")
         if not self.physical:
@@ -319,13 +321,18 @@ class Match:
         self._history.append(Play(self.floor, ""))
         self._floor = sorted(after, key=card_index)  # the game goes on from the floor as seen
         self._seen |= set(after)
-        if removed:
+        if removed or captured:
             self._captured[side].extend(removed)
-            self._unseen_cards[side] += 1  # the card that took them went to the pile too
+            # the card that took them went to the pile too (and, taking only cards never
+            # seen, at least one of those)
+            self._unseen_cards[side] += 1 if removed else 2
             self._last_capturer = side
         self.plays_in_round += 1
         self.to_play = (seat + 1) % self.players
-        self._record({"card": None, "force": True, "floor_after": list(after)})
+        entry: dict = {"card": None, "force": True, "floor_after": list(after)}
+        if captured and not removed:
+            entry["captured"] = True
+        self._record(entry)
         return PlayResult(seat, side, "", "foul", removed, False, 0, self.floor)
 
     def _apply(

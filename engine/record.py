@@ -30,6 +30,7 @@ class PlayRecord:
     force: bool = False
     floor_after: tuple[str, ...] | None = None
     floor_before: tuple[str, ...] | None = None  # physical: the floor as seen (plays missed)
+    captured: bool = False  # an unseen card that left with cards never seen (Match.unseen)
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def _play(obj: Any, where: str) -> PlayRecord:
             raise RecordError(f"{where}: {exc}") from exc
     if not isinstance(obj, dict) or "card" not in obj:
         raise RecordError(f'{where}: expected a card code or an object with "card"')
-    unknown = set(obj) - {"card", "takes", "force", "floor_after", "floor_before"}
+    unknown = set(obj) - {"card", "takes", "force", "floor_after", "floor_before", "captured"}
     if unknown:
         raise RecordError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     seen = _cards(obj["floor_before"], f"{where}.floor_before") if "floor_before" in obj else None
@@ -81,11 +82,16 @@ def _play(obj: Any, where: str) -> PlayRecord:
                 f'{where}.card: an unseen card (null) needs "force": true and "floor_after"'
             )
         after = _cards(obj["floor_after"], f"{where}.floor_after")
-        return PlayRecord(None, None, True, after, seen)
+        captured = obj.get("captured", False)
+        if not isinstance(captured, bool):
+            raise RecordError(f"{where}.captured: expected true or false")
+        return PlayRecord(None, None, True, after, seen, captured)
     try:
         card = parse_card(obj["card"])
     except CardError as exc:
         raise RecordError(f"{where}.card: {exc}") from exc
+    if "captured" in obj:
+        raise RecordError(f'{where}: "captured" is only for an unseen card (null)')
     force = obj.get("force", False)
     if not isinstance(force, bool):
         raise RecordError(f"{where}.force: expected true or false")
@@ -193,7 +199,7 @@ def replay(record: Record, rules: RuleSet | None = None) -> Match:
                         raise IllegalPlay('"floor_before" is only for a physical round')
                     m.see_floor(p.floor_before)
                 if p.card is None:
-                    m.unseen(p.floor_after or ())
+                    m.unseen(p.floor_after or (), captured=p.captured)
                 elif p.force:
                     m.force(p.card, floor_after=p.floor_after, takes=p.takes)
                 else:

@@ -517,3 +517,48 @@ def test_a_held_capture_is_not_named_a_wrong_capture_at_the_rounds_end_r2_3_r7()
     )  # fmt: skip
     events = _hold(_misread(_renamed_floors(log, "6C", "KD", range(0, 3)), 0, "KD"), {15: None})
     assert settle_held(replay(events)) == []
+
+
+def _laid_unseen(log: list[Event], play: int, card: str) -> list[Event]:
+    """The log with that play's card laid where the camera never saw it: held for the referee
+    with its card unknown and nothing taken (the floor as seen unchanged), and the card
+    missing from every floor seen after it (and from the takes of the play that took it)."""
+    out = []
+    for e in log:
+        data = e.data
+        if e.type in (ev.TURN, ev.FOUL) and data.get("round") == 0 and data["play"] >= play:
+            data = dict(data)
+            for key in ("floor_before", "floor_after", "takes"):
+                data[key] = [c for c in data.get(key, []) if c != card]
+            if data["play"] == play:
+                data.update(card=None, verdict=UNREADABLE, foul=UNREADABLE, status=PENDING)
+                data.update(floor_after=data["floor_before"], takes=[], legal=[])
+                e = Event(e.id, e.match_id, ev.FOUL, e.t, data)
+            else:
+                e = Event(e.id, e.match_id, e.type, e.t, data)
+        out.append(e)
+    return out
+
+
+def test_a_card_laid_where_the_camera_never_saw_it_is_named_a_trail_r2_7_r8_7():
+    # Seed 61, round 0: the QS trailed at play 13 beside 5H 7H, and the JD swept it with
+    # the rest at play 15 (R2.4). Seen as a play by an arm that laid nothing the camera saw,
+    # and the QS never seen on the floor, the play is held with nothing taken. At the
+    # round's end the QS is the one code never seen: it was laid there and took nothing, a
+    # trail (R2.7), so the camera names it lying on that floor, never a card that vanished
+    # (a wrong capture, R8.10).
+    log, plays = _round_log(61)
+    assert (plays[13].card, plays[13].floor_before) == ("QS", ("5H", "7H"))
+    assert (plays[15].card, plays[15].floor_after) == ("JD", ())
+    state = replay(_laid_unseen(log, 13, "QS"))
+    p13 = _turn_id(log, 13)
+    found = settle_held(state)
+    assert [d["payload"] for d in found] == [
+        {"card": "QS", "by": "camera", "floor_after": ["5H", "7H", "QS"]}
+    ]
+    assert named(found) == [(p13, "QS")]
+    for data in found:
+        state.apply(Event(state.last_event_id + 1, state.match_id, ev.REFEREE, 0.0, data))
+    fixed = next(tr for tr in state.turns() if tr.event_id == p13)
+    assert (fixed.card, fixed.verdict, fixed.status) == ("QS", "trail", OK)
+    assert state.fouls() == []

@@ -529,3 +529,58 @@ def test_a_laid_card_lifted_alone_by_its_own_players_arm_is_held_as_a_foul_r7():
     assert (foul.type, foul.data["card"], foul.data["seat"], foul.data["foul"]) == (
         FOUL, "6H", 1, "wrong_capture"
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("next_arm, missed", [(2, True), (1, False), (None, False)])
+def test_a_seat_that_reached_in_unseen_before_the_next_seat_played_missed_a_play_r1_5_r7(
+    next_arm, missed
+):
+    # Three players (Lebanese), seat 1 to play: seat 1's arm alone reaches in and the view
+    # after shows nothing new (its card lies where the camera never read it), then a 7C
+    # comes from seat 2's edge. Turns pass in order (R1.5): seat 1 played a card nobody saw.
+    # Its turn is held for the referee, card unknown and nothing taken (R7), and the 7C is
+    # seat 2's trail; seat 0 plays next. Where the 7C came from seat 1's own edge (it
+    # reached in twice), or no arm told, the 7C is seat 1's play, as before.
+    table, clock = dealt("lebanese", players=3)
+    hover = clock.snap("9C 5H 4S KD")
+    assert table.feed_snapshot(Snapshot(hover.t, hover.floor, arms=((1, 0.4),))) == []
+    view = clock.snap("9C 5H 4S KD 7C")
+    arms = () if next_arm is None else ((next_arm, 0.4),)
+    events = [e for e in table.feed_snapshot(Snapshot(view.t, view.floor, arms=arms))]
+    if missed:
+        held, trail = events
+        assert (held.type, held.data["seat"], held.data["card"], held.data["verdict"]) == (
+            FOUL, 1, None, "unreadable"
+        )  # fmt: skip
+        assert held.data["floor_after"] == held.data["floor_before"]  # nothing taken
+        assert held.data["t_landed"] == hover.t
+        assert "did not see" in held.data["reason"]
+    else:
+        (trail,) = events
+    assert (trail.type, trail.data["card"], trail.data["verdict"]) == (TURN, "7C", "trail")
+    assert trail.data["seat"] == (2 if missed else 1)
+    assert table.state.to_play == (0 if missed else 2)
+
+
+def test_a_trail_its_own_player_lifted_alone_took_cards_never_seen_r3_5_r7():
+    # Seat 1's QC is judged a trail on 9C 5H 4S KD (a Q takes only a Q, R2.3). Then the QC
+    # alone leaves the floor, lifted by seat 1's own arm, nothing else seen leave: it took
+    # cards lying where the camera never saw them (a QS laid unseen, say). Its trail is taken
+    # back and the play held for the referee, card unknown (R7), as a capture all the same:
+    # the card and at least one card it took go to seat 1's pile, and seat 1 is the last
+    # capturer, who takes what is left on the floor when the round ends (R3.5).
+    table, clock = dealt()
+    (trail,) = table.feed_snapshot(clock.snap("9C 5H 4S KD QC"))
+    assert (trail.data["card"], trail.data["seat"], trail.data["verdict"]) == ("QC", 1, "trail")
+    lifted = clock.snap("9C 5H 4S KD")
+    undo, held = table.feed_snapshot(Snapshot(lifted.t, lifted.floor, arms=((1, 0.5),)))
+    assert undo.data["action"] == "undo" and undo.data["target"] == trail.id
+    assert (held.type, held.data["seat"], held.data["card"], held.data["verdict"]) == (
+        FOUL, 1, None, "unreadable"
+    )  # fmt: skip
+    assert held.data["captured"] is True and "left the floor alone" in held.data["reason"]
+    assert table.state.to_play == 0
+    score = table.state.match.copy().end_round(short=True)
+    assert score.cards == [0, 6]  # the QC and one card it took, then the 4 left (R3.5)
+    again = replay(table_events(table)).match.copy().end_round(short=True)
+    assert again.cards == [0, 6]  # the log alone tells it (a restarted table)

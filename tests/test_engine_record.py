@@ -202,6 +202,25 @@ def test_a_short_physical_round_is_scored_as_seen_and_checked():
     # seat 1 took 4S 6C with it (the unseen card goes to the pile too: R4.1 counts it, its
     # points unknown); AH trails; 2H KD AH go to seat 1 (R3.5): 6 cards, AH 1
     assert out["rounds"][0]["cards"] == [0, 6] and out["totals"] == [0, 1]
+    # ... and one seen leave the floor with cards never seen there ("captured"): a capture
+    # all the same. Seat 1's TD takes 4S 6C (4 + 6, R2.2); seat 0's unseen card leaves with
+    # cards never seen, 2H KD staying: it and one card it took go to seat 0, the last
+    # capturer now; seat 1's AH trails; 2H KD AH go to seat 0 (R3.5): 5 cards and AH's 1
+    # point against 3 cards and TD's 3 (R4.3)
+    took = copy.deepcopy(rec)
+    took["rounds"][0]["plays"] = [
+        {"card": "TD"},
+        {"card": None, "force": True, "floor_after": ["2H", "KD"], "captured": True},
+        {"card": "AH"},
+    ]
+    out = score_record(took)
+    assert out["rounds"][0]["cards"] == [5, 3] and out["totals"] == [1, 3]
+    took["rounds"][0]["plays"][1]["captured"] = "yes"
+    with pytest.raises(RecordError, match=r"plays\[1\]\.captured: expected true or false"):
+        score_record(took)
+    took["rounds"][0]["plays"][1] = {"card": "QS", "captured": True}
+    with pytest.raises(RecordError, match=r'plays\[1\]: "captured" is only for an unseen card'):
+        score_record(took)
     unseen["rounds"][0]["plays"][0] = {"card": None}
     with pytest.raises(RecordError, match=r"plays\[0\]\.card: an unseen card \(null\) needs"):
         score_record(unseen)
