@@ -42,8 +42,9 @@ class Open:
     def correction(self, card: str) -> dict:
         """The `referee` event data by which the camera names this card `card`."""
         data = camera_correction(self.target, card, self.code if self.dealt else None)
-        if self.laid_on is not None:
+        if self.laid_on is not None:  # it lay there since, unseen (`correct` with `lay`)
             data["payload"]["floor_after"] = list(sort_cards([*self.laid_on, card]))
+            data["payload"]["lay"] = True
         return data
 
 
@@ -115,9 +116,7 @@ def settle_held(
     for tr in live:
         if tr.event_id in ids:
             unseen = (
-                tr.card is None
-                and not tr.captured
-                and set(tr.floor_after) == set(tr.floor_before)
+                tr.card is None and not tr.captured and set(tr.floor_after) == set(tr.floor_before)
             )
             laid_on = tuple(tr.floor_after) if unseen else None
             items.append(Open(tr.event_id, tr.card, frozenset(), held=True, laid_on=laid_on))

@@ -18,9 +18,12 @@ from controller import events as ev
 from controller.elimination import MIN_SHARE, settle_held
 from controller.errors import UserError
 from controller.events import Event
+from controller.referee_actions import try_decision
+from controller.store import Conflict
 from controller.table_geometry import TableGeometry
 from controller.table_naming import (
     CardNaming,
+    _newly_held,
     _renamed,
     _rounded,
     _sorted,
@@ -41,6 +44,7 @@ from controller.turns import (
     TrailScooped,
     TurnTracker,
     UnreadablePrompt,
+    UnseenNamed,
 )
 
 Subscriber = Callable[[Event], None]
@@ -111,6 +115,7 @@ class Table(CardNaming):
             could_take=self._could_take,
             runner_takes=self._runner_takes,
             lies_still=self.tracker.lies_still,
+            placed_before=self._placed_before,
             reached=self._reached,
             players=players,
         )
@@ -203,6 +208,12 @@ class Table(CardNaming):
 
     def _side(self, seat: int) -> int:
         return seat % 2 if self.state.players == 4 else seat
+
+    def _placed_before(self, code: str) -> bool:
+        """Whether the card `code` of this view lies where no card landed in it: it lay
+        there before, unread (False where no pixels tell: observations fed)."""
+        box = self.tracker.cards.get(code)
+        return box is not None and self.tracker.lay_before(box)
 
     def _reached(self, arms: tuple[tuple[int, float], ...]) -> int | None:
         """How many seats after the seat to play (R1.5: turns pass to the next seat) the arm
@@ -402,6 +413,8 @@ class Table(CardNaming):
             return self._new_deal(intent)
         if isinstance(intent, MissedPlay):
             return self._missed_play(intent)
+        if isinstance(intent, UnseenNamed):
+            return self._unseen_named(intent)
         if isinstance(intent, TrailScooped):
             return self._trail_scooped(intent)
         raise TypeError(f"unknown intent {intent!r}")
@@ -614,6 +627,10 @@ class Table(CardNaming):
         if not live or live[-1].card != intent.read_as:
             gone = MissedPlay(intent.floor_before | {intent.read_as}, intent.floor_after, intent.t)
             return self._missed_play(gone)
+        if intent.unseen_lying and self._held_unseen() is not None:
+            took = self._took_unseen(live[-1], intent)
+            if took:
+                return [self._emit(ev.REFEREE, data, intent.t) for data in took]
         undo = {"action": "undo", "target": live[-1].event_id, "payload": {"by": "camera"}}
         out = [self._emit(ev.REFEREE, undo, intent.t)]
         taken = " ".join(_sorted(intent.floor_before - intent.floor_after))
@@ -628,6 +645,86 @@ class Table(CardNaming):
         captured = intent.floor_before == intent.floor_after
         held = MissedPlay(intent.floor_before, intent.floor_after, intent.t, captured)
         return out + self._missed_play(held, reason)
+
+    def _held_unseen(self) -> Any | None:
+        """The round's last play held with its card unknown that took nothing (a card laid
+        where the camera never saw it), not yet decided; None where there is none."""
+        rnd = self.state.current_round
+        live = rnd.live_turns() if rnd is not None and not rnd.ended else []
+        held = [
+            tr for tr in live
+            if tr.card is None and tr.verdict == UNREADABLE and not tr.decided_by
+            and tr.floor_before == tr.floor_after
+        ]  # fmt: skip
+        return held[-1] if held else None
+
+    def _took_unseen(self, trail: Any, intent: TrailScooped) -> list[dict]:
+        """A card judged a trail, lifted alone by its own player while a card laid unseen
+        lay there still (`_held_unseen`): it took that card, which shares its rank (one card
+        alone: a pair, R2.2, R2.3). Where one code of that rank is still in play (one deck,
+        R1.1), the camera's two `correct`s (data): the unseen play names it, lying in every
+        floor since (`lay`), and the trail becomes its capture. Empty where the rank leaves
+        several codes, or the log would not take them legally."""
+        from engine.cards import FULL_DECK, rank
+
+        held, card = self._held_unseen(), intent.read_as
+        if held is None:
+            return []
+        if intent.floor_before != intent.floor_after:
+            # it took cards seen there too, which its read cannot take (with the unseen card
+            # or without): its capture as read, a foul for the referee (R7); the unseen card
+            # is named at the round's end (one deck)
+            took = {"card": card, "floor_after": _sorted(intent.floor_after), "by": "camera"}
+            try:
+                try_decision(self.state, "correct", trail.event_id, took, intent.t)
+            except Conflict:
+                return []
+            return [{"action": "correct", "target": trail.event_id, "payload": took}]
+        out = set(self.state.floor) | self._gone_this_round() | {card}
+        codes = [c for c in FULL_DECK if rank(c) == rank(card) and c not in out]
+        if len(codes) != 1:
+            return []
+        (code,) = codes
+        named = {
+            "card": code, "floor_after": _sorted([*held.floor_after, code]),
+            "lay": True, "by": "camera",
+        }  # fmt: skip
+        took = {"card": card, "floor_after": _sorted(intent.floor_after), "by": "camera"}
+        probe = self.state
+        for target, payload in ((held.event_id, named), (trail.event_id, took)):
+            try:
+                probe = try_decision(probe, "correct", target, payload, intent.t)
+            except Conflict:
+                return []
+            fixed = next(t for t in probe.turns() if t.event_id == target)
+            if fixed.is_foul:
+                return []
+        if _newly_held(self.state, probe, held.event_id):
+            return []  # a play since could have taken it (R2.6): the referee decides
+        return [
+            {"action": "correct", "target": held.event_id, "payload": named},
+            {"action": "correct", "target": trail.event_id, "payload": took},
+        ]
+
+    def _unseen_named(self, intent: UnseenNamed) -> list[Event]:
+        """The card a seat laid unseen, read at last where it lay since: the camera corrects
+        that held play (its card unknown, nothing taken) to a trail of it, lying in every
+        floor since (`lay`); the plays since are judged again with it there. Nothing where
+        no such play waits, or where that trail was not legal (R2.6: the referee decides)."""
+        tr = self._held_unseen()
+        if tr is None:
+            return []
+        after = _sorted([*tr.floor_after, intent.card])
+        payload = {"card": intent.card, "floor_after": after, "lay": True, "by": "camera"}
+        data = {"action": "correct", "target": tr.event_id, "payload": payload}
+        try:
+            probe = try_decision(self.state, "correct", tr.event_id, payload, intent.t)
+        except Conflict:
+            return []
+        fixed = next(t for t in probe.turns() if t.event_id == tr.event_id)
+        if fixed.verdict != "trail":
+            return []
+        return [self._emit(ev.REFEREE, data, intent.t)]
 
     def _missed_play(self, intent: MissedPlay, reason: str | None = None) -> list[Event]:
         """Cards left the floor with a card nobody saw (not shown when asked): the turn is

@@ -596,6 +596,8 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
     tr.floor_after = after
     _take_verdict(tr, v)
     tr.decided_by = e.id
+    if payload.get("lay") and old is None and card in after:
+        _lay_unseen(st, rnd, rnd.turns[rnd.turns.index(tr) + 1 :], card)
     # A misread card that stayed on the floor is the corrected card in later floors too,
     # until it leaves the floor (the code seen after that is the real card of that code),
     # and the plays that saw it are judged again (a KC laid beside a QH misread KD was no
@@ -642,6 +644,45 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
     for tr, v in judged:
         _take_verdict(tr, v)
     st._rebuild()
+
+
+def _lay_unseen(st: TableState, rnd: RoundLog, turns: list[TurnRecord], card: str) -> None:
+    """A card laid unseen, named later (`correct` with `lay`), lay on the floor through the
+    plays since: it joins their floors until the first that took cards, which took it too
+    unless the rules say it stayed (R2: a 4 that took 3+A leaves a Q; a J's sweep takes it);
+    those plays are judged again with it there (R2.6). Floors that hold it already (it was
+    read) end the run."""
+    from engine.cards import sort_cards
+    from engine.referee import JudgeError, judge
+
+    since = []
+    for later in turns:
+        if later.status == UNDONE:
+            continue
+        if card in later.floor_before:
+            break
+        before = tuple(sort_cards([*later.floor_before, card]))
+        kept = tuple(sort_cards([*later.floor_after, card]))
+        took = set(later.floor_before) - set(later.floor_after)
+        later.floor_before = before
+        since.append(later)
+        if not took:
+            later.floor_after = kept
+            continue
+        if later.card is None:
+            break  # a held play took cards with it, perhaps (the referee names them)
+        try:
+            history = history_before(st, rnd, later)
+            stays = judge(st.rules, before, later.card, kept, history).verdict != "foul"
+            taken = judge(st.rules, before, later.card, later.floor_after, history).verdict
+        except (JudgeError, ValueError):
+            break
+        if stays and taken == "foul":
+            later.floor_after = kept
+            continue
+        break
+    for later, v in _judged_again(st, rnd, since, keep_going=True):
+        _take_verdict(later, v)
 
 
 def _judged_again(

@@ -619,6 +619,13 @@ class FloorTracker:
         box = list(box)
         return self._changed_share(box) is not None and self._untouched(box)
 
+    def lay_before(self, box) -> bool:
+        """Whether a card at `box` lay there before this view: its place changed less than a
+        card landing there changes it (`LANDED_SHARE`, in detail and in colour; a card beside
+        a landing one changes a little of it). False where no pixels tell."""
+        box = list(box)
+        return self._changed_share(box) is not None and not self._landed(box)
+
     def _untouched(self, box: list[float], most: float = UNTOUCHED_MOST) -> bool:
         """Whether a card box's inner part shows no change (at most `most` of its pixels)
         since the last snapshot."""

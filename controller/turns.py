@@ -147,6 +147,16 @@ class MissedPlay:
 
 
 @dataclass(frozen=True)
+class UnseenNamed:
+    """A card new in this view whose place did not change in it lies where the seat that
+    laid a card nobody saw left it (`MissedPlay` with no card left): read at last, it names
+    that held play (a trail, R2.7), and is no new play."""
+
+    card: str
+    t: float
+
+
+@dataclass(frozen=True)
 class TrailScooped:
     """The card just judged a trail (read as `read_as`, laid on `floor_before`) left the
     floor with other cards, scooped by its own player's arm before anything else came: it
@@ -159,6 +169,9 @@ class TrailScooped:
     floor_before: frozenset[str]
     floor_after: frozenset[str]
     t: float
+    # a card laid unseen (`MissedPlay`, no card left) may lie there still, never read: when
+    # this card left the floor alone, it took that one
+    unseen_lying: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,6 +212,7 @@ Intent = (
     | Reread
     | NewDeal
     | MissedPlay
+    | UnseenNamed
     | TrailScooped
 )
 
@@ -284,6 +298,9 @@ class TurnTracker:
     # lies_still(box) -> whether the place `box` showed no change in this view (a card read
     # faintly there was not lifted; False where no pixels tell)
     lies_still: Callable[[tuple[float, ...]], bool] | None = None
+    # placed_before(code) -> whether the card `code` of this view lay at a place that did not
+    # change in it (it came in an earlier view, unread there)
+    placed_before: Callable[[str], bool] | None = None
     # plain_of(lying, faint) -> (card, share) or None: a card read too faintly to accept
     # (`faint`: code -> share) named plainly enough to judge its play by that read
     plain_of: Callable[[frozenset[str], dict[str, float]], tuple[str, float] | None] | None = None
@@ -321,6 +338,9 @@ class TurnTracker:
     # when the seat to play's arm alone reached in and the view after showed nothing new (no
     # faint read either), since the last play
     _reached_t: float | None = None
+    # when a card nobody saw was laid as a trail (the seat to play reached in unseen), while
+    # no card has left the floor since: a card read later where it lies names that play
+    _unseen_t: float | None = None
     _fresh: int = 0  # the most cards seen on the floor since (none left it)
     _faint: dict[str, float] = field(default_factory=dict)  # faint reads since the last play
     _faint_t: float | None = None  # when the first of them was seen settled
@@ -353,10 +373,13 @@ class TurnTracker:
         self._prompted = frozenset()
         self._cleared_t = None
         self._deal_faint, self._deal_prev = None, None
+        self._unseen_t = None
 
     def set_floor(self, floor: frozenset[str] | tuple[str, ...]) -> None:
         """The floor is known to be `floor` (round started, referee decision): wait for a play."""
         self.mode = IDLE
+        if not self.floor <= frozenset(floor):
+            self._unseen_t = None  # cards left: a card read later is no longer sure to be it
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
         self._prompt_faint, self._last_trail = None, None
@@ -591,6 +614,18 @@ class TurnTracker:
         self._faint, self._faint_t, self._faint_box = {}, None, None
         reached_t, self._reached_t = self._reached_t, None
         added, removed = s - f, f - s
+        unseen_lying = self._unseen_t is not None
+        if removed:
+            self._unseen_t = None  # cards left: a card read later is no longer sure to be it
+        elif added and self._unseen_t is not None and self.placed_before is not None:
+            still = [c for c in sorted(added) if self.placed_before(c)]
+            if len(still) == 1 and len(added) - len(still) <= 1:
+                # the card laid unseen, read at last where it lay since; the other card new in
+                # this view (if any) is the next play
+                self._unseen_t, self.floor = None, f | set(still)
+                named = UnseenNamed(still[0], snap.t)
+                rest = self._idle(snap) if len(added) > 1 else []
+                return [named, *rest]
         if (
             added
             and not removed
@@ -651,6 +686,7 @@ class TurnTracker:
                 # card the camera never saw, taking nothing as seen. Its turn is held for the
                 # referee, card unknown (R7), and this card is the next seat's play.
                 missed = [MissedPlay(f, f, reached_t)]
+                self._unseen_t = reached_t
             if (
                 not self.can_capture(f, card)
                 and not (self.could_take is not None and self.could_take(f, card))
@@ -673,7 +709,7 @@ class TurnTracker:
         if not added and removed:
             scooped = self._trail_scooped(snap, removed, earlier)
             if scooped is not None:
-                return [scooped]
+                return [replace(scooped, unseen_lying=unseen_lying)]
             # Cards left but the played card was never seen: ask for it, never guess. (A card
             # read faintly before whose place did not change lies on: its trail comes first.)
             trail = self._faint_stayed(snap, earlier, earlier_t, box)

@@ -546,7 +546,7 @@ def test_a_card_laid_where_the_camera_never_saw_it_is_named_a_trail_r2_7_r8_7():
     # and the QS never seen on the floor, the play is held with nothing taken. At the
     # round's end the QS is the one code never seen: it was laid there and took nothing, a
     # trail (R2.7), so the camera names it lying on that floor, never a card that vanished
-    # (a wrong capture, R8.10).
+    # (a wrong capture, R8.10): it lay there through play 14, and the JD's sweep took it.
     log, plays = _round_log(61)
     assert (plays[13].card, plays[13].floor_before) == ("QS", ("5H", "7H"))
     assert (plays[15].card, plays[15].floor_after) == ("JD", ())
@@ -554,7 +554,7 @@ def test_a_card_laid_where_the_camera_never_saw_it_is_named_a_trail_r2_7_r8_7():
     p13 = _turn_id(log, 13)
     found = settle_held(state)
     assert [d["payload"] for d in found] == [
-        {"card": "QS", "by": "camera", "floor_after": ["5H", "7H", "QS"]}
+        {"card": "QS", "by": "camera", "floor_after": ["5H", "7H", "QS"], "lay": True}
     ]
     assert named(found) == [(p13, "QS")]
     for data in found:
@@ -562,3 +562,7 @@ def test_a_card_laid_where_the_camera_never_saw_it_is_named_a_trail_r2_7_r8_7():
     fixed = next(tr for tr in state.turns() if tr.event_id == p13)
     assert (fixed.card, fixed.verdict, fixed.status) == ("QS", "trail", OK)
     assert state.fouls() == []
+    by_id = {tr.event_id: tr for tr in state.turns()}
+    p14, p15 = by_id[_turn_id(log, 14)], by_id[_turn_id(log, 15)]
+    assert "QS" in p14.floor_before and "QS" in p14.floor_after
+    assert (p15.card, p15.verdict, "QS" in p15.takes, p15.floor_after) == ("JD", "sweep", True, ())
