@@ -584,3 +584,94 @@ def test_a_trail_its_own_player_lifted_alone_took_cards_never_seen_r3_5_r7():
     assert score.cards == [0, 6]  # the QC and one card it took, then the 4 left (R3.5)
     again = replay(table_events(table)).match.copy().end_round(short=True)
     assert again.cards == [0, 6]  # the log alone tells it (a restarted table)
+
+
+def _armed(clock: Clock, cards: str, seat: int | None) -> Snapshot:
+    """The next view, `seat`'s arm alone seen reaching in over it (None: no arm)."""
+    view = clock.snap(cards)
+    return Snapshot(view.t, view.floor, arms=() if seat is None else ((seat, 0.4),))
+
+
+def _qd_laid_unseen(qs_gone: bool = True):
+    """Classic, two players, seat 1 first on 9C 5H 4S KD. With `qs_gone`, seat 1 trails the
+    QS and seat 0's QH takes it (R2.3). Then seat 1's arm reaches in and nothing new shows
+    (its QD lies where the camera never read it), and seat 0's 7C comes from its own edge:
+    seat 1's play is held, card unknown (R7), and the 7C is seat 0's trail (R2.7)."""
+    table, clock = dealt()
+    if qs_gone:
+        table.feed_snapshot(_armed(clock, "9C 5H 4S KD QS", 1))
+        table.feed_snapshot(_armed(clock, "9C 5H 4S KD QS QH", 0))
+        (capture,) = table.feed_snapshot(_armed(clock, "9C 5H 4S KD", 0))
+        assert (capture.data["card"], capture.data["takes"]) == ("QH", ["QS"])
+    assert table.feed_snapshot(_armed(clock, "9C 5H 4S KD", 1)) == []
+    held, trail = table.feed_snapshot(_armed(clock, "9C 5H 4S KD 7C", 0))
+    assert (held.type, held.data["seat"], held.data["card"]) == (FOUL, 1, None)
+    assert (trail.data["card"], trail.data["seat"], trail.data["verdict"]) == ("7C", 0, "trail")
+    return table, clock, held, trail
+
+
+def test_a_card_laid_unseen_then_read_where_it_lay_names_the_held_play_r2_7_r7():
+    # Seat 1's QD is read at last where it lay since (its place unchanged in that view:
+    # `placed_before`, the tracker's pixels), beside seat 1's 8S laid in the same view. The
+    # QD is no new play: the camera names the held play a QD trail (R2.7), lying in every
+    # floor since, so the 7C's trail saw it too; the 8S is seat 1's play, a trail.
+    table, clock, held, trail = _qd_laid_unseen(qs_gone=False)
+    table.turns.placed_before = lambda code: code == "QD"  # (no pixels: what they would say)
+    named, eight = table.feed_snapshot(_armed(clock, "9C 5H 4S KD 7C QD 8S", 1))
+    assert (named.type, named.data["target"], named.data["payload"]) == (
+        "referee", held.id,
+        {"card": "QD", "floor_after": ["4S", "5H", "9C", "QD", "KD"], "lay": True, "by": "camera"},
+    )  # fmt: skip
+    assert (eight.data["card"], eight.data["seat"], eight.data["verdict"]) == ("8S", 1, "trail")
+    turns = {tr.event_id: tr for tr in table.state.turns()}
+    assert (turns[held.id].card, turns[held.id].verdict) == ("QD", "trail")
+    assert "QD" in turns[trail.id].floor_before and "QD" in turns[trail.id].floor_after
+    assert table.state.fouls() == [] and table.state.to_play == 0
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()  # a restart agrees
+
+
+@pytest.mark.parametrize("qs_gone", [True, False])
+def test_a_card_that_took_a_card_laid_unseen_names_it_by_its_rank_r1_1_r2_3(qs_gone):
+    # Seat 1's QC, judged a trail (nothing seen for a Q to take, R2.3), is lifted alone by
+    # seat 1's own arm: it took the card laid unseen, a Q (one card alone: a pair). With the
+    # QS and QH gone this round the QD is the one Q left (one deck, R1.1): the camera names
+    # the held play a QD trail and the QC's play its capture; seat 1 has taken QD and QC.
+    # With the QS still in play the Q is not known: the play is held for the referee (R7).
+    table, clock, held, _trail = _qd_laid_unseen(qs_gone)
+    (qc,) = table.feed_snapshot(_armed(clock, "9C 5H 4S KD 7C QC", 1))
+    assert (qc.data["card"], qc.data["seat"], qc.data["verdict"]) == ("QC", 1, "trail")
+    out = table.feed_snapshot(_armed(clock, "9C 5H 4S KD 7C", 1))
+    turns = {tr.event_id: tr for tr in table.state.turns()}
+    if not qs_gone:
+        undo, again = out
+        assert undo.data["action"] == "undo" and again.data["card"] is None
+        assert turns[held.id].card is None
+        return
+    named, took = out
+    assert (named.data["target"], named.data["payload"]["card"]) == (held.id, "QD")
+    assert named.data["payload"]["lay"] is True
+    assert (took.data["target"], took.data["payload"]["card"]) == (qc.id, "QC")
+    assert (turns[held.id].card, turns[held.id].verdict) == ("QD", "trail")
+    assert (turns[qc.id].verdict, turns[qc.id].takes) == ("capture", ("QD",))
+    assert table.state.fouls() == []
+    assert table.state.floor == ("4S", "5H", "7C", "9C", "KD")
+
+
+def test_a_card_that_took_seen_cards_it_cannot_take_beside_one_laid_unseen_is_a_foul_r2_2_r7():
+    # Seat 1's 6S, judged a trail (no 6 and no two cards making 6 among 9C 5H 4S KD 7C,
+    # R2.2), leaves with the 9C, lifted by seat 1's own arm. A 6 cannot take a 9, whatever
+    # else it took there (the QD laid unseen may have gone with it): the play is the 6S's
+    # wrong capture as read (R2.2, R7), a foul pending for the referee, its card kept; the
+    # unseen play stays held.
+    table, clock, held, _trail = _qd_laid_unseen(qs_gone=False)
+    (six,) = table.feed_snapshot(_armed(clock, "9C 5H 4S KD 7C 6S", 1))
+    assert (six.data["card"], six.data["verdict"]) == ("6S", "trail")
+    (fix,) = table.feed_snapshot(_armed(clock, "5H 4S KD 7C", 1))
+    assert (fix.data["action"], fix.data["target"], fix.data["payload"]) == (
+        "correct", six.id, {"card": "6S", "floor_after": ["4S", "5H", "7C", "KD"], "by": "camera"}
+    )  # fmt: skip
+    fouls = table.state.fouls()
+    assert [(f["event_id"], f["card"], f["kind"]) for f in fouls] == [
+        (held.id, None, "unreadable"), (six.id, "6S", "wrong_capture")
+    ]  # fmt: skip
+    assert table.state.to_play == 0
