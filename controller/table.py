@@ -659,21 +659,21 @@ class Table(CardNaming):
         return held[-1] if held else None
 
     def _took_unseen(self, trail: Any, intent: TrailScooped) -> list[dict]:
-        """A card judged a trail, lifted alone by its own player while a card laid unseen
-        lay there still (`_held_unseen`): it took that card, which shares its rank (one card
-        alone: a pair, R2.2, R2.3). Where one code of that rank is still in play (one deck,
-        R1.1), the camera's two `correct`s (data): the unseen play names it, lying in every
-        floor since (`lay`), and the trail becomes its capture. Empty where the rank leaves
-        several codes, or the log would not take them legally."""
+        """The camera's `correct`s (data) for a card judged a trail and lifted by its own
+        player while a card laid unseen lay there still (`_held_unseen`). Lifted alone, it
+        took that card, which shares its rank (one card alone: a pair, R2.2, R2.3): where one
+        code of that rank is still in play (one deck, R1.1), the unseen play is named that
+        code, lying in every floor since (`lay`), and the trail becomes its capture. Lifted
+        with cards seen there that its read cannot take (with the unseen card or without),
+        the trail becomes its capture as read: a foul pending for the referee (R7), its card
+        kept. Empty where the rank leaves several codes, or the log would not take them."""
         from engine.cards import FULL_DECK, rank
 
         held, card = self._held_unseen(), intent.read_as
         if held is None:
             return []
         if intent.floor_before != intent.floor_after:
-            # it took cards seen there too, which its read cannot take (with the unseen card
-            # or without): its capture as read, a foul for the referee (R7); the unseen card
-            # is named at the round's end (one deck)
+            # (the unseen card may be named at the round's end: one deck)
             took = {"card": card, "floor_after": _sorted(intent.floor_after), "by": "camera"}
             try:
                 try_decision(self.state, "correct", trail.event_id, took, intent.t)
