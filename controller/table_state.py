@@ -600,11 +600,13 @@ def _correct(st: TableState, e: Event, rnd: RoundLog, tr: TurnRecord, payload: d
         _lay_unseen(st, rnd, rnd.turns[rnd.turns.index(tr) + 1 :], card)
     # A misread card that stayed on the floor is the corrected card in later floors too,
     # until it leaves the floor (the code seen after that is the real card of that code),
-    # and the plays that saw it are judged again (a KC laid beside a QH misread KD was no
-    # missed capture, R2.1); a play the referee decided keeps its decision
+    # and the fouls still pending that saw it are judged again (a KC laid beside a QH
+    # misread KD was no missed capture, R2.1); a play judged legal, or decided by the
+    # referee, keeps its verdict (a correction never makes a foul of another play)
     if old is not None and old != card and card in after:
         saw = _rename_while_lying(rnd.turns[rnd.turns.index(tr) + 1 :], old, card)
-        for later, v in _judged_again(st, rnd, [t for t, *_was in saw], keep_going=True):
+        fouls = [t for t, *_was in saw if t.verdict == "foul"]
+        for later, v in _judged_again(st, rnd, fouls, keep_going=True):
             _take_verdict(later, v)
 
 
