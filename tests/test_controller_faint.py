@@ -582,7 +582,7 @@ def test_a_foul_a_doubtful_trails_runner_up_explains_lets_a_capture_name_it_r2_3
     assert not table.state.errors
 
 
-def test_a_referees_correct_of_a_card_lying_judges_again_the_plays_that_saw_it_r2_6_r7():
+def test_a_referees_correct_of_a_card_lying_judges_again_the_fouls_that_saw_it_r2_6_r7():
     # The KC's missed capture rested on the "KD" read: the referee corrects that trail to the
     # QH it was. The KC, judged again on the renamed floor, was a legal trail (R2.7): no
     # foul waits, and its player keeps the turn's score.
