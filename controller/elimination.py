@@ -5,7 +5,7 @@ A pure look at a `TableState` whose round has had all its 48 plays; the Table em
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -41,11 +41,9 @@ class Open:
 
     def correction(self, card: str) -> dict:
         """The `referee` event data by which the camera names this card `card`."""
-        data = camera_correction(self.target, card, self.code if self.dealt else None)
-        if self.laid_on is not None:  # it lay there since, unseen (`correct` with `lay`)
-            data["payload"]["floor_after"] = list(sort_cards([*self.laid_on, card]))
-            data["payload"]["lay"] = True
-        return data
+        if self.laid_on is not None:
+            return laid_correction(self.target, card, self.laid_on)
+        return camera_correction(self.target, card, self.code if self.dealt else None)
 
 
 def camera_correction(target: int, card: str, was: str | None = None) -> dict:
@@ -55,6 +53,14 @@ def camera_correction(target: int, card: str, was: str | None = None) -> dict:
     if was is not None:
         payload = {"was": was, **payload}
     return {"action": "correct", "target": target, "payload": payload}
+
+
+def laid_correction(target: int, card: str, floor: Iterable[str]) -> dict:
+    """The camera's `correct` of a play held with its card unknown that took nothing from
+    `floor`: the card was `card`, laid there unseen and lying there since (`lay`, R2.7)."""
+    data = camera_correction(target, card)
+    data["payload"].update(floor_after=list(sort_cards([*floor, card])), lay=True)
+    return data
 
 
 def settle_held(

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from controller import events as ev
-from controller.elimination import MIN_SHARE, settle_held
+from controller.elimination import MIN_SHARE, camera_correction, laid_correction, settle_held
 from controller.errors import UserError
 from controller.events import Event
 from controller.referee_actions import try_decision
@@ -628,7 +628,8 @@ class Table(CardNaming):
             gone = MissedPlay(intent.floor_before | {intent.read_as}, intent.floor_after, intent.t)
             return self._missed_play(gone)
         if intent.unseen_lying and self._held_unseen() is not None:
-            took = self._took_unseen(live[-1], intent)
+            alone = intent.floor_before == intent.floor_after
+            took = (self._took_unseen if alone else self._taken_as_read)(live[-1], intent)
             if took:
                 return [self._emit(ev.REFEREE, data, intent.t) for data in took]
         undo = {"action": "undo", "target": live[-1].event_id, "payload": {"by": "camera"}}
@@ -659,52 +660,55 @@ class Table(CardNaming):
         return held[-1] if held else None
 
     def _took_unseen(self, trail: Any, intent: TrailScooped) -> list[dict]:
-        """The camera's `correct`s (data) for a card judged a trail and lifted by its own
-        player while a card laid unseen lay there still (`_held_unseen`). Lifted alone, it
-        took that card, which shares its rank (one card alone: a pair, R2.2, R2.3): where one
-        code of that rank is still in play (one deck, R1.1), the unseen play is named that
-        code, lying in every floor since (`lay`), and the trail becomes its capture. Lifted
-        with cards seen there that its read cannot take (with the unseen card or without),
-        the trail becomes its capture as read: a foul pending for the referee (R7), its card
-        kept. Empty where the rank leaves several codes, or the log would not take them."""
+        """The camera's `correct`s (data) for a card judged a trail and lifted alone by its
+        own player while a card laid unseen lay there still (`_held_unseen`): it took that
+        card, which shares its rank (one card alone: a pair, R2.2, R2.3). Where one code of
+        that rank is still in play (one deck, R1.1), the unseen play is named that code,
+        lying in every floor since (`lay`), and the trail becomes its capture. Empty where
+        the rank leaves several codes, or the log would not take them legally."""
         from engine.cards import FULL_DECK, rank
 
         held, card = self._held_unseen(), intent.read_as
         if held is None:
             return []
-        if intent.floor_before != intent.floor_after:
-            # (the unseen card may be named at the round's end: one deck)
-            took = {"card": card, "floor_after": _sorted(intent.floor_after), "by": "camera"}
-            try:
-                try_decision(self.state, "correct", trail.event_id, took, intent.t)
-            except Conflict:
-                return []
-            return [{"action": "correct", "target": trail.event_id, "payload": took}]
         out = set(self.state.floor) | self._gone_this_round() | {card}
         codes = [c for c in FULL_DECK if rank(c) == rank(card) and c not in out]
         if len(codes) != 1:
             return []
-        (code,) = codes
-        named = {
-            "card": code, "floor_after": _sorted([*held.floor_after, code]),
-            "lay": True, "by": "camera",
-        }  # fmt: skip
-        took = {"card": card, "floor_after": _sorted(intent.floor_after), "by": "camera"}
+        named = laid_correction(held.event_id, codes[0], held.floor_after)
+        took = camera_correction(trail.event_id, card)
+        took["payload"]["floor_after"] = _sorted(intent.floor_after)
+        probe = self._legal_after([named, took], intent.t)
+        if probe is None or _newly_held(self.state, probe, held.event_id):
+            return []  # (a play since could have taken it, R2.6: the referee decides)
+        return [named, took]
+
+    def _taken_as_read(self, trail: Any, intent: TrailScooped) -> list[dict]:
+        """The camera's `correct` (data) for a card judged a trail and lifted by its own
+        player with cards seen there that its read cannot take, while a card laid unseen lay
+        there (`_held_unseen`): with that card or without, it is its capture as read, a foul
+        pending for the referee (R7), its card kept (the unseen card may be named at the
+        round's end: one deck). Empty where the log would not take it."""
+        took = camera_correction(trail.event_id, intent.read_as)
+        took["payload"]["floor_after"] = _sorted(intent.floor_after)
+        try:
+            try_decision(self.state, "correct", trail.event_id, took["payload"], intent.t)
+        except Conflict:
+            return []
+        return [took]
+
+    def _legal_after(self, corrections: list[dict], t: float) -> TableState | None:
+        """The state the camera's `correct`s (data), applied in turn, make, where the log
+        takes each and leaves its turn legal (R2); None otherwise."""
         probe = self.state
-        for target, payload in ((held.event_id, named), (trail.event_id, took)):
+        for data in corrections:
             try:
-                probe = try_decision(probe, "correct", target, payload, intent.t)
+                probe = try_decision(probe, "correct", data["target"], data["payload"], t)
             except Conflict:
-                return []
-            fixed = next(t for t in probe.turns() if t.event_id == target)
-            if fixed.is_foul:
-                return []
-        if _newly_held(self.state, probe, held.event_id):
-            return []  # a play since could have taken it (R2.6): the referee decides
-        return [
-            {"action": "correct", "target": held.event_id, "payload": named},
-            {"action": "correct", "target": trail.event_id, "payload": took},
-        ]
+                return None
+            if next(tr for tr in probe.turns() if tr.event_id == data["target"]).is_foul:
+                return None
+        return probe
 
     def _unseen_named(self, intent: UnseenNamed) -> list[Event]:
         """The card a seat laid unseen, read at last where it lay since: the camera corrects
@@ -714,15 +718,8 @@ class Table(CardNaming):
         tr = self._held_unseen()
         if tr is None:
             return []
-        after = _sorted([*tr.floor_after, intent.card])
-        payload = {"card": intent.card, "floor_after": after, "lay": True, "by": "camera"}
-        data = {"action": "correct", "target": tr.event_id, "payload": payload}
-        try:
-            probe = try_decision(self.state, "correct", tr.event_id, payload, intent.t)
-        except Conflict:
-            return []
-        fixed = next(t for t in probe.turns() if t.event_id == tr.event_id)
-        if fixed.verdict != "trail":
+        data = laid_correction(tr.event_id, intent.card, tr.floor_after)
+        if self._legal_after([data], intent.t) is None:
             return []
         return [self._emit(ev.REFEREE, data, intent.t)]
 

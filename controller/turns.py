@@ -338,9 +338,9 @@ class TurnTracker:
     # when the seat to play's arm alone reached in and the view after showed nothing new (no
     # faint read either), since the last play
     _reached_t: float | None = None
-    # when a card nobody saw was laid as a trail (the seat to play reached in unseen), while
-    # no card has left the floor since: a card read later where it lies names that play
-    _unseen_t: float | None = None
+    # a card nobody saw was laid as a trail (the seat to play reached in unseen), and no card
+    # has left the floor since: a card read later where it lies names that play
+    _unseen: bool = False
     _fresh: int = 0  # the most cards seen on the floor since (none left it)
     _faint: dict[str, float] = field(default_factory=dict)  # faint reads since the last play
     _faint_t: float | None = None  # when the first of them was seen settled
@@ -373,13 +373,13 @@ class TurnTracker:
         self._prompted = frozenset()
         self._cleared_t = None
         self._deal_faint, self._deal_prev = None, None
-        self._unseen_t = None
+        self._unseen = False
 
     def set_floor(self, floor: frozenset[str] | tuple[str, ...]) -> None:
         """The floor is known to be `floor` (round started, referee decision): wait for a play."""
         self.mode = IDLE
         if not self.floor <= frozenset(floor):
-            self._unseen_t = None  # cards left: a card read later is no longer sure to be it
+            self._unseen = False  # cards left: a card read later is no longer sure to be it
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
         self._prompt_faint, self._last_trail = None, None
@@ -614,15 +614,15 @@ class TurnTracker:
         self._faint, self._faint_t, self._faint_box = {}, None, None
         reached_t, self._reached_t = self._reached_t, None
         added, removed = s - f, f - s
-        unseen_lying = self._unseen_t is not None
+        unseen_lying = self._unseen
         if removed:
-            self._unseen_t = None  # cards left: a card read later is no longer sure to be it
-        elif added and self._unseen_t is not None and self.placed_before is not None:
+            self._unseen = False  # cards left: a card read later is no longer sure to be it
+        elif added and self._unseen and self.placed_before is not None:
             still = [c for c in sorted(added) if self.placed_before(c)]
             if len(still) == 1 and len(added) - len(still) <= 1:
                 # the card laid unseen, read at last where it lay since; the other card new in
                 # this view (if any) is the next play
-                self._unseen_t, self.floor = None, f | set(still)
+                self._unseen, self.floor = False, f | set(still)
                 named = UnseenNamed(still[0], snap.t)
                 rest = self._idle(snap) if len(added) > 1 else []
                 return [named, *rest]
@@ -686,7 +686,7 @@ class TurnTracker:
                 # card the camera never saw, taking nothing as seen. Its turn is held for the
                 # referee, card unknown (R7), and this card is the next seat's play.
                 missed = [MissedPlay(f, f, reached_t)]
-                self._unseen_t = reached_t
+                self._unseen = True
             if (
                 not self.can_capture(f, card)
                 and not (self.could_take is not None and self.could_take(f, card))
