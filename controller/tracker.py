@@ -59,6 +59,10 @@ INDEX_BESIDE = 1.0
 # among its unsure read's codes, it is that card misread, not a card laid on it
 PART_INSIDE = 0.8
 PART_AREA = 0.75
+# ... and at most this share of its size, whatever its unsure read names: a part this small is
+# never a card laid on it (a QH's corner boxed alone as a scoop beside it lifted two cards,
+# 14 % of its box, read JD 0.72 at 0.19: a phantom JD played)
+PART_ALONE = 0.3
 # A card may have landed where this share of its box's inner part changed since the last
 # snapshot, in detail or in colour (a QH tossed aslant on a check of its own grey, its box
 # half over the cloth beside it: the detail of 0.26 of that box changed, the colour of 0.36)
@@ -875,6 +879,12 @@ class FloorTracker:
             ):
                 floor.discard(other)
                 self.kept += 1
+
+        claimed: set[str] = set()  # new reads that renamed a known card: that card
+
+        def new_reads() -> list[str]:  # the codes new on the floor, read at a box
+            return [o for o in floor if o not in self.cards and o in boxes and o not in claimed]
+
         missed = [o for o in self.cards if o not in floor]  # (as this read saw the floor)
         for code, (x1, y1, x2, y2) in self.cards.items():
             known = [x1, y1, x2, y2]
@@ -883,6 +893,16 @@ class FloorTracker:
                 # touched: trust the read, unless it lost the card where no lift could have
                 # (a card kept because one just laid covers it may lie squarely under it)
                 same_box = code in floor or share < self.config.lifted_change
+                whole = [
+                    o
+                    for o in new_reads()
+                    if self._seen_whole(code, known, boxes[o], mean.get(o, 1.0))
+                ]
+                if code not in floor and len(whole) == 1:
+                    # the card seen whole at last: the earlier read of a part of it was wrong
+                    claimed.add(whole[0])
+                    self.renames.append((code, whole[0]))
+                    continue
                 if code not in floor and still_there(code, known, share):
                     floor.add(code)
                     boxes[code] = known
@@ -908,28 +928,33 @@ class FloorTracker:
                             or (unsure and overlap >= ONE_PLACE_IOU)
                             # ... and so is an unsure read of part of it that names it too
                             or (unsure and _part_of(boxes[other], here) and code in listed(other))
+                            or (unsure and _part_of(boxes[other], here, PART_ALONE))
                         ):
                             floor.discard(other)
                             self.kept += 1
                 continue
-            renamed = None
-            for other in [o for o in floor if o not in self.cards and o in boxes]:
+            renamed, whole = None, False
+            for other in new_reads():
                 if not _inside(boxes[other], known):
                     continue
                 floor.discard(other)  # the same physical card: one of the two reads is wrong
-                if (
-                    renamed is None
-                    and other not in guesses
-                    and self._rereads_better(code, mean.get(other, 0.0))
-                ):
+                if renamed is not None or other in guesses:
+                    self.kept += 1
+                elif self._rereads_better(code, mean.get(other, 0.0)):
                     renamed = other  # this read is sure and surer: the earlier one was wrong
+                elif code not in floor and self._seen_whole(
+                    code, known, boxes[other], mean.get(other, 1.0)
+                ):
+                    renamed, whole = other, True  # ... or it read the card whole at last
                 else:
                     self.kept += 1
             if renamed is not None:
                 floor.discard(code)
                 floor.add(renamed)
-                boxes[renamed] = known
-                index[renamed] = self._index.get(code)
+                claimed.add(renamed)
+                if not whole:
+                    boxes[renamed] = known
+                    index[renamed] = self._index.get(code)
                 self.renames.append((code, renamed))
                 continue
             if code not in floor:
@@ -988,6 +1013,19 @@ class FloorTracker:
         before = self._known_conf.get(code, 1.0)
         return conf >= self.sure and conf >= before + self.config.reread_margin * self.reference
 
+    def _seen_whole(self, code: str, known: list[float], box: list[float], conf: float) -> bool:
+        """Whether an unsure new read at `box`, `conf` sure, is the card `code` (unread now)
+        seen whole at last: the card's known box is a part of this one (its earlier read saw a
+        part of it), that read was unsure too, and this one is `reread_margin` surer (a QH
+        tossed in a deal, its lower half first read KC 0.18, then the whole card QH 0.31)."""
+        before = self._known_conf.get(code, 1.0)
+        return (
+            before < self.sure
+            and conf < self.sure
+            and conf >= before + self.config.reread_margin * self.reference
+            and _part_of(known, box)
+        )
+
     def _inside_known(self, box: list[float]) -> bool:
         """Whether a box's centre lies on a card of the last snapshot (handled there)."""
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -1006,13 +1044,13 @@ def _at_known(box: list[float], known: list[float]) -> bool:
     return _inside(box, known, 0.25) or _within(known, box, KNOWN_HELD)
 
 
-def _part_of(box: list[float], known: list[float]) -> bool:
+def _part_of(box: list[float], known: list[float], most: float = PART_AREA) -> bool:
     """Whether `box` is a part of the card boxed `known`: it lies inside that box (at least
-    `PART_INSIDE` of it) and is at most `PART_AREA` of its size (a card laid on another is
-    boxed whole, as large as the card beneath)."""
+    `PART_INSIDE` of it) and is at most `most` of its size (a card laid on another is boxed
+    whole, as large as the card beneath)."""
     area = (box[2] - box[0]) * (box[3] - box[1])
     known_area = (known[2] - known[0]) * (known[3] - known[1])
-    return _within(box, known, PART_INSIDE) and area <= PART_AREA * known_area
+    return _within(box, known, PART_INSIDE) and area <= most * known_area
 
 
 def _inside(box: list[float], known: list[float], margin: float = 0.0) -> bool:
