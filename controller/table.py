@@ -645,7 +645,13 @@ class Table(CardNaming):
         # (nothing else seen leave: it took only cards never seen there, a capture all the same)
         captured = intent.floor_before == intent.floor_after
         held = MissedPlay(intent.floor_before, intent.floor_after, intent.t, captured)
-        return out + self._missed_play(held, reason)
+        reading = None
+        if captured and intent.unseen_lying and self._held_unseen() is not None:
+            # it took the card laid unseen, of its own rank (`_took_unseen`), but several codes
+            # of that rank are still in play: its read is kept for the round's end, where the
+            # one deck names both plays (`settle_held`: the read tells which is which)
+            reading = self._readings.get(live[-1].event_id) or ((intent.read_as, 1.0),)
+        return out + self._missed_play(held, reason, reading)
 
     def _held_unseen(self) -> Any | None:
         """The round's last play held with its card unknown that took nothing (a card laid
@@ -723,11 +729,14 @@ class Table(CardNaming):
             return []
         return [self._emit(ev.REFEREE, data, intent.t)]
 
-    def _missed_play(self, intent: MissedPlay, reason: str | None = None) -> list[Event]:
+    def _missed_play(
+        self, intent: MissedPlay, reason: str | None = None, reading: tuple | None = None
+    ) -> list[Event]:
         """Cards left the floor with a card nobody saw (not shown when asked): the turn is
         held for the referee with its card unknown (R7 `unreadable`); the cards taken go to
         the player's side meanwhile, and the seat order goes on. The referee names the card
-        with `correct` (the turn is then judged). `reason`: what the referee is told."""
+        with `correct` (the turn is then judged). `reason`: what the referee is told;
+        `reading`: what was read of the card, where something was (kept for the round's end)."""
         st = self.state
         before, after = _sorted(intent.floor_before), _sorted(intent.floor_after)
         taken = " ".join(c for c in before if c not in after)
@@ -753,7 +762,11 @@ class Table(CardNaming):
         if self._show_prompt is not None:
             data["prompt"] = self._show_prompt  # the prompt it answers (unanswered)
             self._show_prompt = None
+        if reading:
+            data["reading"] = _logged_reading(reading)
         out = [self._emit(ev.FOUL, data, intent.t)]
+        if reading:
+            self._remember_read(out[-1])
         self._announce(self._side(data["seat"]), "FOUL")
         if st.match.round_over:
             out += self._end_round(intent.t)

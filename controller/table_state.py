@@ -650,10 +650,10 @@ def _correct_deal(st: TableState, e: Event, rnd: RoundLog, payload: dict) -> Non
 
 def _lay_unseen(st: TableState, rnd: RoundLog, turns: list[TurnRecord], card: str) -> None:
     """A card laid unseen, named later (`correct` with `lay`), lay on the floor through the
-    plays since: it joins their floors until the first that took cards, which took it too
-    unless the rules say it stayed (R2: a 4 that took 3+A leaves a Q; a J's sweep takes it);
-    those plays are judged again with it there (R2.6). Floors that hold it already (it was
-    read) end the run."""
+    plays since: it joins their floors until the first that took cards (seen or never seen:
+    `captured`), which took it too unless the rules say it stayed (R2: a 4 that took 3+A
+    leaves a Q; a J's sweep takes it); those plays are judged again with it there (R2.6).
+    Floors that hold it already (it was read) end the run."""
     from engine.cards import sort_cards
     from engine.referee import JudgeError, judge
 
@@ -668,11 +668,13 @@ def _lay_unseen(st: TableState, rnd: RoundLog, turns: list[TurnRecord], card: st
         took = set(later.floor_before) - set(later.floor_after)
         later.floor_before = before
         since.append(later)
-        if not took:
+        if not took and not later.captured:
             later.floor_after = kept
             continue
         if later.card is None:
-            break  # a held play took cards with it, perhaps (the referee names them)
+            # a held play took cards with it, perhaps (the referee names them); one that left
+            # with cards never seen there (`captured`) took this one
+            break
         try:
             history = history_before(st, rnd, later)
             stays = judge(st.rules, before, later.card, kept, history).verdict != "foul"

@@ -566,3 +566,33 @@ def test_a_card_laid_where_the_camera_never_saw_it_is_named_a_trail_r2_7_r8_7():
     p14, p15 = by_id[_turn_id(log, 14)], by_id[_turn_id(log, 15)]
     assert "QS" in p14.floor_before and "QS" in p14.floor_after
     assert (p15.card, p15.verdict, "QS" in p15.takes, p15.floor_after) == ("JD", "sweep", True, ())
+
+
+def test_a_card_laid_unseen_and_the_card_of_its_rank_that_took_it_are_named_by_its_read_r1_1_r2_3_r8_7():
+    # Seed 61, round 0: the 3C trailed at play 19, and the 3D took it alone at play 21 (a
+    # pair, R2.3). The 3C laid where the camera never saw it is held, card unknown; the 3D,
+    # judged a trail and lifted alone by its own player, took it, but with 3C and 3D both
+    # still in play the Table could not tell which 3 lay there: that play is held too, a
+    # capture of cards never seen (`captured`), its read (3D) kept. At the round's end 3C
+    # and 3D are the codes never seen; either way round is legal (3 takes 3), and the read
+    # names the capture 3D: the 3C was laid there and taken by it.
+    log, plays = _round_log(61)
+    assert (plays[19].card, plays[21].card) == ("3C", "3D")
+    assert set(plays[21].floor_before) - set(plays[21].floor_after) == {"3C"}
+    p19, p21 = _turn_id(log, 19), _turn_id(log, 21)
+    held = []
+    for e in _hold(_laid_unseen(log, 19, "3C"), {21: None}):
+        if e.id == p21:
+            e = Event(e.id, e.match_id, e.type, e.t, dict(e.data, captured=True))
+        held.append(e)
+    state = replay(held)
+    assert settle_held(state) == []  # no read: either 3 may have been laid (R7: the referee)
+    found = settle_held(state, {p21: (("3D", 1.0),)})
+    assert named(found) == [(p19, "3C"), (p21, "3D")]
+    assert found[0]["payload"]["lay"] is True
+    for data in found:
+        state.apply(Event(state.last_event_id + 1, state.match_id, ev.REFEREE, 0.0, data))
+    by_id = {tr.event_id: tr for tr in state.turns()}
+    assert (by_id[p19].card, by_id[p19].verdict) == ("3C", "trail")
+    assert (by_id[p21].card, by_id[p21].verdict, by_id[p21].takes) == ("3D", "capture", ("3C",))
+    assert state.fouls() == []

@@ -636,7 +636,9 @@ def test_a_card_that_took_a_card_laid_unseen_names_it_by_its_rank_r1_1_r2_3(qs_g
     # seat 1's own arm: it took the card laid unseen, a Q (one card alone: a pair). With the
     # QS and QH gone this round the QD is the one Q left (one deck, R1.1): the camera names
     # the held play a QD trail and the QC's play its capture; seat 1 has taken QD and QC.
-    # With the QS still in play the Q is not known: the play is held for the referee (R7).
+    # With the QS still in play the Q is not known: the play is held for the referee (R7),
+    # a capture, with the QC's read kept for the round's end (one deck names both plays there,
+    # `test_controller_elimination`).
     table, clock, held, _trail = _qd_laid_unseen(qs_gone)
     (qc,) = table.feed_snapshot(_armed(clock, "9C 5H 4S KD 7C QC", 1))
     assert (qc.data["card"], qc.data["seat"], qc.data["verdict"]) == ("QC", 1, "trail")
@@ -645,6 +647,7 @@ def test_a_card_that_took_a_card_laid_unseen_names_it_by_its_rank_r1_1_r2_3(qs_g
     if not qs_gone:
         undo, again = out
         assert undo.data["action"] == "undo" and again.data["card"] is None
+        assert again.data["captured"] is True and again.data["reading"] == [["QC", 1.0]]
         assert turns[held.id].card is None
         return
     named, took = out
