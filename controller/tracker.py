@@ -893,16 +893,18 @@ class FloorTracker:
                 # touched: trust the read, unless it lost the card where no lift could have
                 # (a card kept because one just laid covers it may lie squarely under it)
                 same_box = code in floor or share < self.config.lifted_change
-                whole = [
-                    o
-                    for o in new_reads()
-                    if self._seen_whole(code, known, boxes[o], mean.get(o, 1.0))
-                ]
-                if code not in floor and len(whole) == 1:
-                    # the card seen whole at last: the earlier read of a part of it was wrong
-                    claimed.add(whole[0])
-                    self.renames.append((code, whole[0]))
-                    continue
+                if code not in floor:
+                    wholes = [
+                        o
+                        for o in new_reads()
+                        if self._seen_whole(code, known, boxes[o], mean.get(o, 1.0))
+                    ]
+                    if len(wholes) == 1:
+                        # the card seen whole at last: the earlier read of a part of it was
+                        # wrong (the new read keeps its own, whole box)
+                        claimed.add(wholes[0])
+                        self.renames.append((code, wholes[0]))
+                        continue
                 if code not in floor and still_there(code, known, share):
                     floor.add(code)
                     boxes[code] = known
@@ -933,7 +935,7 @@ class FloorTracker:
                             floor.discard(other)
                             self.kept += 1
                 continue
-            renamed, whole = None, False
+            renamed, seen_whole = None, False
             for other in new_reads():
                 if not _inside(boxes[other], known):
                     continue
@@ -945,14 +947,14 @@ class FloorTracker:
                 elif code not in floor and self._seen_whole(
                     code, known, boxes[other], mean.get(other, 1.0)
                 ):
-                    renamed, whole = other, True  # ... or it read the card whole at last
+                    renamed, seen_whole = other, True  # ... or it read the card whole at last
                 else:
                     self.kept += 1
             if renamed is not None:
                 floor.discard(code)
                 floor.add(renamed)
                 claimed.add(renamed)
-                if not whole:
+                if not seen_whole:  # (seen whole: its own box, the whole card)
                     boxes[renamed] = known
                     index[renamed] = self._index.get(code)
                 self.renames.append((code, renamed))
