@@ -627,8 +627,10 @@ class Table(CardNaming):
         if not live or live[-1].card != intent.read_as:
             gone = MissedPlay(intent.floor_before | {intent.read_as}, intent.floor_after, intent.t)
             return self._missed_play(gone)
-        if intent.unseen_lying and self._held_unseen() is not None:
-            alone = intent.floor_before == intent.floor_after
+        # (nothing else seen leave: it took only cards never seen there, a capture all the same)
+        alone = intent.floor_before == intent.floor_after
+        unseen = intent.unseen_lying and self._held_unseen() is not None
+        if unseen:
             took = (self._took_unseen if alone else self._taken_as_read)(live[-1], intent)
             if took:
                 return [self._emit(ev.REFEREE, data, intent.t) for data in took]
@@ -642,11 +644,9 @@ class Table(CardNaming):
             else f"the card read as {intent.read_as} left the floor alone, with cards the "
             "camera did not see: name it"
         )
-        # (nothing else seen leave: it took only cards never seen there, a capture all the same)
-        captured = intent.floor_before == intent.floor_after
-        held = MissedPlay(intent.floor_before, intent.floor_after, intent.t, captured)
+        held = MissedPlay(intent.floor_before, intent.floor_after, intent.t, alone)
         reading = None
-        if captured and intent.unseen_lying and self._held_unseen() is not None:
+        if alone and unseen:
             # it took the card laid unseen, of its own rank (`_took_unseen`), but several codes
             # of that rank are still in play: its read is kept for the round's end, where the
             # one deck names both plays (`settle_held`: the read tells which is which)

@@ -869,9 +869,14 @@ class FloorTracker:
             near = new + [self.cards[o] for o in missed if o != code]
             return self._beside_changes(code, known, near, lifted_mask)
 
+        claimed: set[str] = set()  # new reads that renamed a known card: that card
+
+        def new_reads() -> list[str]:  # the codes new on the floor, read at a box
+            return [o for o in floor if o not in self.cards and o in boxes and o not in claimed]
+
         # Nothing new appears where nothing changed: an unsure read there is a phantom (a sure
         # one is a card that an earlier read missed).
-        for other in [o for o in floor if o not in self.cards and o in boxes]:
+        for other in new_reads():
             if (
                 mean.get(other, 1.0) < self.sure
                 and untouched(*boxes[other])
@@ -879,12 +884,6 @@ class FloorTracker:
             ):
                 floor.discard(other)
                 self.kept += 1
-
-        claimed: set[str] = set()  # new reads that renamed a known card: that card
-
-        def new_reads() -> list[str]:  # the codes new on the floor, read at a box
-            return [o for o in floor if o not in self.cards and o in boxes and o not in claimed]
-
         missed = [o for o in self.cards if o not in floor]  # (as this read saw the floor)
         for code, (x1, y1, x2, y2) in self.cards.items():
             known = [x1, y1, x2, y2]
@@ -922,7 +921,7 @@ class FloorTracker:
                         # its box read grown over the card beside it (two cards boxed as
                         # one): it keeps its own place, or that card's lift would lift it
                         boxes[code] = here = known
-                    for other in [o for o in floor if o not in self.cards and o in boxes]:
+                    for other in new_reads():
                         overlap = iou(boxes[other], here)
                         unsure = mean.get(other, 1.0) < self.sure
                         if (
