@@ -32,6 +32,7 @@ from controller.table_state import PENDING, UNREADABLE, TableState, held_guess, 
 from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import (
     CardLaid,
+    DealFixed,
     MisdealPrompt,
     MissedPlay,
     NewDeal,
@@ -409,6 +410,8 @@ class Table(CardNaming):
             return self._turn(intent)
         if isinstance(intent, Reread):
             return self._reread(intent)
+        if isinstance(intent, DealFixed):
+            return self._deal_fixed(intent)
         if isinstance(intent, NewDeal):
             return self._new_deal(intent)
         if isinstance(intent, MissedPlay):
@@ -436,6 +439,32 @@ class Table(CardNaming):
         text = f"the camera re-read {intent.was} as {intent.card}: check the floor"
         data = {"kind": "reread", "text": text, "seat": None, "cards": [intent.was, intent.card]}
         return [self._emit(ev.PROMPT, data, intent.t)]
+
+    def _deal_fixed(self, intent: DealFixed) -> list[Event]:
+        """The dealer did R1.3 after the round started on a misread J (`DealFixed`): the camera
+        corrects the deal (the card taken back is its replacement, R7: the referee sees who
+        decided), or, where the log cannot take that, tells the referee."""
+        rnd = self.state.current_round
+        data = None
+        if rnd is not None and not rnd.ended:
+            data = camera_correction(rnd.event_id, intent.card, intent.was)
+            data["payload"]["returned"] = True  # taken back by the dealer, not re-read
+            try:
+                try_decision(self.state, "correct", rnd.event_id, data["payload"], intent.t)
+            except Conflict:
+                data = None
+        if data is None:
+            text = f"the dealer replaced {intent.was} with {intent.card}: check the floor"
+            cards = [intent.was, intent.card]
+            prompt = {"kind": "reread", "text": text, "seat": None, "cards": cards}
+            return [self._emit(ev.PROMPT, prompt, intent.t)]
+        self._dealt_readings.pop(intent.was, None)
+        reading = _read_back(_logged_reading(intent.reading))
+        if _has_runner_up(reading):
+            self._dealt_readings[intent.card] = reading  # `settle_held` may name it by that
+        out = [self._emit(ev.REFEREE, data, intent.t)]
+        self._show_display()
+        return out
 
     def _next_dealer(self) -> int:
         m = self.state.match

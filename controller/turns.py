@@ -125,6 +125,18 @@ class NewDeal:
 
 
 @dataclass(frozen=True)
+class DealFixed:
+    """R1.3 done after the round started: before the first play the dealer took back the dealt
+    card read `was` (so it was a J, or a 7D outside Lebanese: the camera misread it) and laid
+    `card` in its place."""
+
+    was: str
+    card: str
+    t: float
+    reading: tuple[tuple[str, float], ...] = ()  # what the classifier said of `card`
+
+
+@dataclass(frozen=True)
 class ShowCardPrompt:
     """Cards left the floor but the played card was never seen (a fast lay-and-scoop)."""
 
@@ -204,6 +216,7 @@ class UnreadablePrompt:
 Intent = (
     RoundStart
     | MisdealPrompt
+    | DealFixed
     | CardLaid
     | ObservedTurn
     | ShowCardPrompt
@@ -357,6 +370,10 @@ class TurnTracker:
     _prompt_faint: tuple[dict[str, float], float, tuple[float, ...] | None, bool] | None = None
     # the last play, when it was a card judged a trail at once: (card, floor before, after)
     _last_trail: tuple[str, frozenset[str], frozenset[str]] | None = None
+    # the round's dealt floor while no play has come (the dealer may still do R1.3), and the
+    # dealt card the dealer took back, its replacement not yet laid
+    _dealt_floor: frozenset[str] | None = None
+    _returned: str | None = None
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
@@ -374,6 +391,7 @@ class TurnTracker:
         self._cleared_t = None
         self._deal_faint, self._deal_prev = None, None
         self._unseen = False
+        self._dealt_floor, self._returned = None, None
 
     def set_floor(self, floor: frozenset[str] | tuple[str, ...]) -> None:
         """The floor is known to be `floor` (round started, referee decision): wait for a play."""
@@ -384,6 +402,7 @@ class TurnTracker:
         self._faint, self._faint_t, self._faint_box = {}, None, None
         self._prompt_faint, self._last_trail = None, None
         self._reached_t = None
+        self._dealt_floor, self._returned = None, None
 
     def _rename(self, was: str, card: str, t: float) -> Reread:
         def swap(cards: frozenset[str]) -> frozenset[str]:
@@ -506,6 +525,7 @@ class TurnTracker:
                     return [MisdealPrompt(bad, snap.t)]
                 return []
             self.set_floor(s)
+            self._dealt_floor = s  # no play yet: the dealer may still return a card (R1.3)
             return [RoundStart(s, snap.t, confidences=tuple(c for _k, c in snap.confidences))]
         # More than 4: play began. If it grew from a floor with a J/7D still on it, the dealer
         # skipped the R1.3 fix (a misdeal); start from that floor and read the play.
@@ -593,6 +613,10 @@ class TurnTracker:
         return [start, *self._idle(replace(snap, floor=s | {card}, faint=()))]
 
     def _idle(self, snap: Snapshot) -> list[Intent]:
+        if self._dealt_floor is not None and snap.floor != self.floor:
+            fixed = self._deal_fix(snap)
+            if fixed is not None:
+                return fixed
         f, s = self.floor, snap.floor
         prev, self._unexplained = self._unexplained, None
         earlier, box = self._faint, self._faint_box  # faint reads of views before this one
@@ -774,6 +798,44 @@ class TurnTracker:
             self._unreadable = s
             return [UnreadablePrompt(f, s, snap.t)]
         return []
+
+    def _deal_fix(self, snap: Snapshot) -> list[Intent] | None:
+        """The dealer's R1.3 fix after the round started on a dealt card misread (a J read as
+        a Q): before the first play, one dealt card left, by an arm from the dealer's edge
+        alone (the seat before the seat to play, R1.5), nothing come; then one card came,
+        nothing else left: the card laid in its place (R1.3). None where the view is no step
+        of that (play began: read as before, from the dealt floor)."""
+        dealt, was, s = self._dealt_floor, self._returned, snap.floor
+        assert dealt is not None
+        if was is None:
+            took = dealt - s
+            if (
+                self.floor == dealt
+                and s < dealt
+                and len(took) == 1
+                and not snap.unreadable
+                and not self._faint
+                and not snap.faint
+                and self._one_arm(snap) == self.players - 1
+            ):
+                (self._returned,) = took
+                self.floor = s
+                self.log.append(f"{snap.t:.2f} dealer took back {self._returned}")
+                return []
+            self._dealt_floor = None
+            return None
+        added, removed = s - self.floor, self.floor - s
+        if not removed and added == {was}:
+            self.floor, self._returned = dealt, None  # the card laid back: as dealt
+            return []
+        if not removed and len(added) == 1 and not snap.unreadable:
+            (card,) = added
+            self.floor, self._dealt_floor, self._returned = s, s, None
+            self._faint, self._faint_t, self._faint_box = {}, None, None
+            return [DealFixed(was, card, snap.t, snap.reading_of(card))]
+        # (play began without a replacement: read as before, from the dealt floor)
+        self.floor, self._dealt_floor, self._returned = dealt, None, None
+        return None
 
     def _trail_scooped(
         self, snap: Snapshot, removed: frozenset[str], faint: dict[str, float]

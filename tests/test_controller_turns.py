@@ -138,6 +138,60 @@ def test_initial_floor_with_a_jack_prompts_the_dealer_r1_3():
     assert table.state.to_play == 0  # the player after dealer 1
 
 
+@pytest.mark.parametrize("variant, players", [("classic", 2), ("lebanese", 3), ("classic", 4)])
+def test_a_jack_misread_that_the_dealer_takes_back_is_replaced_in_the_deal_r1_3(variant, players):
+    # The dealer (seat 0) laid a JC that the camera read QC: the round started on it, no
+    # prompt. Before the first play the dealer's arm takes it back to the deck and lays the
+    # 2C in its place (R1.3): the deal is corrected, no play is counted, nobody is asked.
+    table = make(variant, players, 0)
+    clock = Clock()
+    (started,) = table.feed_snapshot(clock.snap("QC 3H 5S 8D"))
+    assert started.type == ROUND_STARTED
+    back = clock.snap("3H 5S 8D")
+    assert table.feed_snapshot(Snapshot(back.t, back.floor, arms=((0, 0.3),))) == []
+    (fixed,) = table.feed_snapshot(clock.snap("3H 5S 8D 2C"))
+    assert fixed.type == "referee" and fixed.data["action"] == "correct"
+    assert fixed.data["target"] == started.id
+    assert fixed.data["payload"]["was"] == "QC" and fixed.data["payload"]["card"] == "2C"
+    assert fixed.data["payload"]["by"] == "camera"
+    assert table.state.floor == ("2C", "3H", "5S", "8D")
+    assert sorted(table.state.current_round.floor) == ["2C", "3H", "5S", "8D"]
+    assert table.state.pending() == [] and table.state.turns() == []
+    assert table.state.to_play == 1  # still the player after the dealer (R1.5)
+    # the 2C lies there: seat 1's 2D takes it (R2.3), nothing else
+    (laid,) = table.feed_snapshot(clock.snap("3H 5S 8D 2C 2D"))
+    assert laid.data["seat"] == 1
+    (turn,) = table.feed_snapshot(clock.snap("3H 5S 8D"))
+    assert (turn.data["verdict"], turn.data["takes"]) == ("capture", ["2C"])
+    assert replay(table_events(table)).to_dict() == table.state.to_dict()
+
+
+def test_a_dealt_card_taken_by_the_seat_to_play_is_a_play_not_a_deal_fix_r1_3_r7():
+    # The same view, the arm from the seat to play's edge: its card was laid and scooped
+    # unseen (a capture): the player is asked to show it, as ever.
+    table, clock = dealt(floor="QC 3H 5S 8D")
+    back = clock.snap("3H 5S 8D")
+    (prompt,) = table.feed_snapshot(Snapshot(back.t, back.floor, arms=((1, 0.3),)))
+    assert prompt.data["kind"] == "show_card" and prompt.data["seat"] == 1
+
+
+def test_a_dealt_card_laid_back_changes_nothing_and_the_deal_may_still_be_fixed_r1_3():
+    # (a dealer straightening the deal: the camera reads the card gone a moment)
+    table, clock = dealt(floor="QC 3H 5S 8D")
+    lifted = clock.snap("3H 5S 8D")
+    assert table.feed_snapshot(Snapshot(lifted.t, lifted.floor, arms=((0, 0.3),))) == []
+    assert table.feed_snapshot(clock.snap("QC 3H 5S 8D")) == []
+    assert table.state.floor == ("3H", "5S", "8D", "QC")
+    assert table.state.to_play == 1
+    # ... and it may still take a card back and replace it before the first play (R1.3)
+    back = clock.snap("QC 5S 8D")
+    assert table.feed_snapshot(Snapshot(back.t, back.floor, arms=((0, 0.3),))) == []
+    (fixed,) = table.feed_snapshot(clock.snap("QC 5S 8D 4H"))
+    assert fixed.data["payload"]["was"] == "3H" and fixed.data["payload"]["card"] == "4H"
+    (turn,) = table.feed_snapshot(clock.snap("QC 4H 5S 8D KD"))
+    assert (turn.data["seat"], turn.data["verdict"]) == (1, "trail")
+
+
 def test_seven_of_diamonds_on_the_first_floor_classic_and_lebanese_v3():
     table = make("classic", 2, 0)
     (prompt,) = table.feed_snapshot(Snapshot(1.0, frozenset({"7D", "3H", "5S", "8D"})))
