@@ -297,3 +297,41 @@ def test_a_corner_just_outside_a_card_box_cut_short_joins_its_card(rec):
     far = _hit(rec, [690, 570, 711, 588], {"QC": 0.75, "QS": 0.1}, det_conf=0.45)
     groups = rec._group([upper, far], [card])
     assert sorted(len(members) for members, _box in groups) == [1, 1]
+
+
+def test_a_corner_lying_inside_the_card_beneath_joins_its_own_card_boxed_short(rec):
+    # Video reads. A QS tossed half over a 6D (fresh held-out match 462, `benchmarks/table.py
+    # --cards any`): the detector boxed the QS short of the part lying over the 6D, so the
+    # QS's lower-left index lay inside the 6D's box, not the QS's. Kept with the 6D's box, it
+    # was read as a second card at the 6D's very place (the table took it for the 6D read
+    # twice) while the QS's own box was read KC. Not the 6D's corner, just outside the QS's
+    # box and as far from the QS's own index as a card's two corners lie, it is the QS's
+    # corner: the QS is read where it lies, its box grown to hold it; the 6D's box holds the 6D.
+    six = ([192.0, 350.0, 291.0, 474.0], 0.84)
+    queen = ([304.0, 345.0, 407.0, 457.0], 0.71)
+    hits = [
+        _hit(rec, [253, 442, 270, 470], {"6D": 0.85, "TD": 0.1}, det_conf=0.71),
+        _hit(rec, [228, 343, 244, 370], {"6D": 0.8, "TD": 0.1}, det_conf=0.69),
+        _hit(rec, [393, 379, 410, 399], {"QS": 0.75, "TS": 0.15}, det_conf=0.42),
+        _hit(rec, [276, 395, 294, 419], {"QS": 0.7, "TS": 0.2}, det_conf=0.42),
+        _hit(rec, [308, 409, 326, 429], {"KS": 0.5, "QS": 0.3}, det_conf=0.36),
+    ]
+    groups = rec._group(hits, [six, queen])
+    assert sorted(([m.code for m in members], box) for members, box in groups) == [
+        (["6D", "6D"], six[0]),
+        (["QS", "KS", "QS"], [276.0, 345.0, 407.0, 457.0]),
+    ]
+    out = {d.code: d.box for d in rec.assemble(hits, [six, queen], 870, 560)}
+    assert out == {"6D": six[0], "QS": [276.0, 345.0, 407.0, 457.0]}
+    # a QS read there with no queen's box beside it (nor one whose own corners read QS) is
+    # another card's corner inside the 6D's box, kept with that box as before
+    alone = [hits[0], hits[1], hits[3]]
+    assert sorted(
+        ([m.code for m in members], box) for members, box in rec._group(alone, [six])
+    ) == [
+        (["6D", "6D"], six[0]),
+        (["QS"], six[0]),
+    ]
+    other = _hit(rec, [393, 379, 410, 399], {"9H": 0.9, "9D": 0.05}, det_conf=0.42)
+    held = rec._group([hits[0], hits[1], other, hits[3]], [six, queen])
+    assert (["QS"], six[0]) in [([m.code for m in members], box) for members, box in held]

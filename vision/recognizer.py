@@ -530,6 +530,7 @@ class Recognizer:
             pairs = [pairs[0]] + [p for p in pairs[1:] if not _corner_print(pairs[0], p)]
             groups.extend((pair, cards[j][0]) for pair in pairs)
             owners.append(pairs[0])
+        groups = self._strays_home(groups)
         # ... and so is one just outside the card's box (a box cut a little short)
         alone = [h for h in alone if not any(_corner_print(card, [h]) for card in owners)]
         # a lone index just outside a card box that holds only one corner, read as the same
@@ -553,6 +554,37 @@ class Recognizer:
         # opposite corners: as far apart as those are and not naming clearly different cards
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
         return groups
+
+    def _strays_home(
+        self, groups: list[tuple[list[IndexHit], list[float] | None]]
+    ) -> list[tuple[list[IndexHit], list[float] | None]]:
+        """A lone index inside one card's box that is not that card's corner, lying just
+        outside another card's box whose own corners hold an index read as the same code that
+        it can be the opposite corner of (`_corners_of_one`): that card's corner, its box cut
+        short where it lies over the first (a QS tossed half over a 6D, its index read inside
+        the 6D's box). It joins that card, whose box grows to hold it."""
+        owner: dict[tuple[float, ...], int] = {}
+        for g, (_members, box) in enumerate(groups):
+            if box is not None:
+                owner.setdefault(tuple(box), g)
+        moved: set[int] = set()
+        for g, (members, box) in enumerate(groups):
+            if box is None or len(members) != 1 or owner[tuple(box)] == g:
+                continue
+            (hit,) = members
+            for h in set(owner.values()) - {owner[tuple(box)]}:
+                mates, home = groups[h]
+                if (
+                    home is not None
+                    and _just_outside(hit, home)
+                    and any(m.code == hit.code and self._corners_of_one(m, hit) for m in mates)
+                ):
+                    grown = [min(home[0], hit.box[0]), min(home[1], hit.box[1])]
+                    grown += [max(home[2], hit.box[2]), max(home[3], hit.box[3])]
+                    groups[h] = ([*mates, hit], grown)
+                    moved.add(g)
+                    break
+        return [group for g, group in enumerate(groups) if g not in moved]
 
     def _pips_of(self, groups, frame: np.ndarray | None, outline_of) -> dict[int, int]:
         """The pips counted (`vision.pips`) on each card whose outline stands out and whose
