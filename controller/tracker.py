@@ -35,6 +35,11 @@ UNTOUCHED_MOST = 0.04
 # A known card's box read this many times larger, over another card's centre, is two cards
 # boxed as one (a card's box turns at most 1.4 times larger as the card turns 45 degrees)
 SWALLOW_GROWTH = 1.5
+# A known card's box read unsurely overlapping its known place less than this (intersection
+# over union), neither holding nor lying within KNOWN_WITHIN of the other, is read off its
+# place: the card keeps its known box (cards lie still till taken)
+MOVED_IOU = 0.5
+KNOWN_WITHIN = 0.8
 # Two reads whose card boxes overlap this much (intersection over union) lie at one place: one
 # card (a card laid on another covers it, and it is not read there any more)
 ONE_PLACE_IOU = 0.8
@@ -614,8 +619,20 @@ class FloorTracker:
         if known is None or _at_known(box, known):
             return True
         # The code's card lay elsewhere at the last snapshot: if that place did not change,
-        # it still lies there and this is another card.
-        return not self._untouched(known)
+        # it still lies there and this is another card (unless it was boxed at another card's
+        # place, and this is its own: `_boxed_apart`).
+        return not self._untouched(known) or self._boxed_apart(code, box)
+
+    def _boxed_apart(self, code: str, box: list[float]) -> bool:
+        """Whether the card known as `code`, read now at `box`, lies there and was boxed at
+        another card's place: its known box is another known card's too (two codes at one
+        place: a card laid half over another, its index read inside the box of the card
+        beneath while its own was not found), and no known card lies at `box`."""
+        known = self.cards.get(code)
+        if known is None or _at_known(box, known):
+            return False
+        shared = any(o != code and iou(b, known) >= ONE_PLACE_IOU for o, b in self.cards.items())
+        return shared and not any(_at_known(b, box) for b in self.cards.values())
 
     def lies_still(self, box) -> bool:
         """Whether the place `box` showed no change in this view: a card lying there was
@@ -917,9 +934,12 @@ class FloorTracker:
                     # for a change too small for a lift
                     here = boxes.get(code, known)
                     beside = (b for o, b in [*self.cards.items(), *boxes.items()] if o != code)
-                    if _swallows(here, known, beside):
+                    if _swallows(here, known, beside) or (
+                        mean.get(code, 1.0) < self.sure and _moved_off(here, known)
+                    ):
                         # its box read grown over the card beside it (two cards boxed as
-                        # one): it keeps its own place, or that card's lift would lift it
+                        # one), or read unsurely off its place (cards lie still): it keeps
+                        # its own place, or that card's lift would lift it
                         boxes[code] = here = known
                     for other in new_reads():
                         overlap = iou(boxes[other], here)
@@ -958,6 +978,8 @@ class FloorTracker:
                     index[renamed] = self._index.get(code)
                 self.renames.append((code, renamed))
                 continue
+            if code in floor and self._boxed_apart(code, boxes[code]):
+                continue  # read at its own place at last: it lies there
             if code not in floor:
                 self.kept += 1
             floor.add(code)
@@ -1068,6 +1090,19 @@ def _swallows(box: list[float], known: list[float], others: Iterable[list[float]
     if area < SWALLOW_GROWTH * (known[2] - known[0]) * (known[3] - known[1]):
         return False
     return any(_inside(o, box) and not _inside(o, known) for o in others)
+
+
+def _moved_off(box: list[float], known: list[float]) -> bool:
+    """Whether a card's new box lies off its known one: overlapping it less than `MOVED_IOU`,
+    neither holding `KNOWN_WITHIN` of it (the card seen whole) nor lying that much inside it
+    (boxed tighter). A card lies still till it is taken, so such a box is the read's (a queen
+    read 0.25 as a ten landed against her top, boxed 35-75 pixels to one side), not the
+    card's."""
+    return (
+        iou(box, known) < MOVED_IOU
+        and not _within(known, box, KNOWN_WITHIN)
+        and not _within(box, known, KNOWN_WITHIN)
+    )
 
 
 def name_otherwise(

@@ -1170,3 +1170,80 @@ def test_a_card_first_read_from_a_part_is_named_by_its_whole_read(next_card):
     assert frozenset({"KC"}) in [s.floor for s in snaps]
     assert snaps[-1].floor == frozenset({"QH", "7H"})
     assert ("KC", "QH") in snaps[-1].renamed
+
+
+class OverReader(LabelReader):
+    """Exact labels, but from `shifted_at` the QD is read unsurely (0.4) at a box off its
+    place (35 px right, 10 down, 1.4 times larger); from `over_at` an AC laid over the QD is
+    read at the QD's own box (its index inside the QD's box, its own box not found) and the
+    QD is not read (covered); from `apart_at` the AC is read at its own box."""
+
+    def __init__(self, geometry, qd_box, shifted_at: float, over_at: float, apart_at: float):
+        super().__init__(geometry)
+        self.qd = [
+            qd_box[0] - self.ox,
+            qd_box[1] - self.oy,
+            qd_box[2] - self.ox,
+            qd_box[3] - self.oy,
+        ]
+        self.shifted_at, self.over_at, self.apart_at = shifted_at, over_at, apart_at
+
+    def observe(self, image, t):
+        obs = super().observe(image, t)
+        for card in obs.cards:
+            card.alts = [(card.code, 0.97)]
+            if card.code == "QD" and t > self.shifted_at:
+                x1, y1, x2, y2 = self.qd
+                card.box = [
+                    x1 + 35,
+                    y1 + 10,
+                    x2 + 35 + 0.18 * (x2 - x1),
+                    y2 + 10 + 0.18 * (y2 - y1),
+                ]
+                card.confidence = 0.4
+            if card.code == "AC" and self.over_at < t <= self.apart_at:
+                card.box = list(self.qd)
+        if t > self.over_at:
+            obs.cards = [c for c in obs.cards if c.code != "QD"]
+        return obs
+
+
+def test_a_card_laid_half_over_another_leaves_it_there_and_is_found_at_its_own_place():
+    """Fresh held-out match 526 (three players, tossed): a QD lay on the floor; as a TS was
+    laid against her top the QD was read unsurely (0.25) at a box 35-75 pixels off her place,
+    and that box became hers. An AC was then laid half over her, read at the QD's own box (its
+    index inside it, its own box unfound) while the QD was not read: held to the box off her
+    place, the QD seemed lifted (taken by a card nobody saw), and the AC, read at its own place
+    at last, was guessed another code (one deck). Cards lie still till taken (R2): the QD keeps
+    her place, so the AC laid over her covers her; and the AC, boxed at a place it shares with
+    the QD, is the card read at its own place later, where no card was known."""
+    from vision.scene import CardPlacement
+
+    qd = CardPlacement("QD", (450.0, 350.0), 0.0, 115.0)
+    ts = CardPlacement("TS", (455.0, 245.0), 2.0, 115.0)  # against her top edge
+    ac = CardPlacement("AC", (522.0, 358.0), 0.0, 115.0)  # over her right edge
+    kh = CardPlacement("KH", (850.0, 300.0), -3.0, 115.0)
+    shots = [
+        Shot(0.8, [qd], [], frozenset({"QD"})),
+        *lay_shots([qd], ts),
+        *lay_shots([qd, ts], ac),
+        *lay_shots([qd, ts, ac], kh),
+    ]
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    first = next(lab.box for _t, _f, labs in video.frames(with_labels=True) for lab in labs)
+    reader = OverReader(GEO, first, shifted_at=0.8, over_at=2.4, apart_at=4.0)
+    seen = []
+    snaps, _reader, tracker = track(
+        video, TrackerConfig(reference=1.0, lifted_change=0.1), reader,
+        each=lambda tr, snap: seen.append((snap.t, dict(tr.cards))),
+    )  # fmt: skip
+    after_ts = next(cards for t, cards in seen if 1.6 < t <= 2.4)
+    assert set(after_ts) == {"QD", "TS"}
+    assert np.allclose(after_ts["QD"], first, atol=3)  # her own place, not the box read off it
+    after_ac = next(s for s in snaps if 3.2 < s.t <= 4.0)
+    assert after_ac.floor == frozenset({"QD", "TS", "AC"})  # covered, not taken
+    last = snaps[-1]
+    assert last.floor == frozenset({"QD", "TS", "AC", "KH"}) and not last.unsure
+    *_, (_t, _frame, labels) = video.frames(with_labels=True)
+    (ac_box,) = [lab.box for lab in labels if lab.code == "AC"]
+    assert np.allclose(tracker.cards["AC"], ac_box, atol=3), (tracker.cards["AC"], ac_box)
