@@ -572,7 +572,7 @@ class Recognizer:
             if box is None or len(members) != 1 or owner[tuple(box)] == g:
                 continue
             (hit,) = members
-            for h in set(owner.values()) - {owner[tuple(box)]}:
+            for h in sorted(set(owner.values()) - {owner[tuple(box)]}):
                 mates, home = groups[h]
                 if (
                     home is not None
