@@ -428,43 +428,40 @@ class Table(CardNaming):
         rnd = self.state.current_round
         live = rnd.live_turns() if rnd is not None and not rnd.ended else []
         played = [tr for tr in live if tr.card == intent.was]
-        # (a correction the log cannot take goes to the referee as a prompt)
         tried = (
             self._camera_correction(played[-1].event_id, intent.card, intent.t) if played else None
         )
-        if tried is not None:
-            out = [self._emit(ev.REFEREE, tried[0], intent.t)]
-            self._show_display()
-            return out
         text = f"the camera re-read {intent.was} as {intent.card}: check the floor"
-        data = {"kind": "reread", "text": text, "seat": None, "cards": [intent.was, intent.card]}
-        return [self._emit(ev.PROMPT, data, intent.t)]
+        return self._corrected_or_asked(tried, intent.was, intent.card, text, intent.t)
 
     def _deal_fixed(self, intent: DealFixed) -> list[Event]:
         """The dealer did R1.3 after the round started on a misread J (`DealFixed`): the camera
         corrects the deal (the card taken back is its replacement, R7: the referee sees who
         decided), or, where the log cannot take that, tells the referee."""
         rnd = self.state.current_round
-        data = None
+        tried = None
         if rnd is not None and not rnd.ended:
-            data = camera_correction(rnd.event_id, intent.card, intent.was)
-            data["payload"]["returned"] = True  # taken back by the dealer, not re-read
-            try:
-                try_decision(self.state, "correct", rnd.event_id, data["payload"], intent.t)
-            except Conflict:
-                data = None
-        if data is None:
-            text = f"the dealer replaced {intent.was} with {intent.card}: check the floor"
-            cards = [intent.was, intent.card]
-            prompt = {"kind": "reread", "text": text, "seat": None, "cards": cards}
-            return [self._emit(ev.PROMPT, prompt, intent.t)]
-        self._dealt_readings.pop(intent.was, None)
-        reading = _read_back(_logged_reading(intent.reading))
-        if _has_runner_up(reading):
-            self._dealt_readings[intent.card] = reading  # `settle_held` may name it by that
-        out = [self._emit(ev.REFEREE, data, intent.t)]
-        self._show_display()
-        return out
+            tried = self._camera_correction(rnd.event_id, intent.card, intent.t, was=intent.was)
+        if tried is not None:
+            tried[0]["payload"]["returned"] = True  # taken back by the dealer, not re-read
+            self._dealt_readings.pop(intent.was, None)
+            reading = _read_back(_logged_reading(intent.reading))
+            if _has_runner_up(reading):
+                self._dealt_readings[intent.card] = reading  # `settle_held` may name it by that
+        text = f"the dealer replaced {intent.was} with {intent.card}: check the floor"
+        return self._corrected_or_asked(tried, intent.was, intent.card, text, intent.t)
+
+    def _corrected_or_asked(
+        self, tried: tuple[dict, TableState] | None, was: str, card: str, text: str, t: float
+    ) -> list[Event]:
+        """The camera's correction `tried` (its data, and the state it makes) recorded; or,
+        where the log could not take it (None), a `reread` prompt telling the referee `text`."""
+        if tried is not None:
+            out = [self._emit(ev.REFEREE, tried[0], t)]
+            self._show_display()
+            return out
+        data = {"kind": "reread", "text": text, "seat": None, "cards": [was, card]}
+        return [self._emit(ev.PROMPT, data, t)]
 
     def _next_dealer(self) -> int:
         m = self.state.match

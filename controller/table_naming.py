@@ -321,11 +321,12 @@ class CardNaming:
         return replace(changed, **fields)
 
     def _camera_correction(
-        self, target: int, card: str, t: float
+        self, target: int, card: str, t: float, was: str | None = None
     ) -> tuple[dict, TableState] | None:
-        """The camera's `correct` of a turn to `card` and the state it would make, if the log
-        takes it; None otherwise."""
-        data = camera_correction(target, card)
+        """The camera's `correct` of a turn to `card` (with `was`: of the deal's card `was`,
+        `target` its `round_started`) and the state it would make, if the log takes it; None
+        otherwise."""
+        data = camera_correction(target, card, was)
         try:
             return data, try_decision(self.state, "correct", target, data["payload"], t)
         except Conflict:

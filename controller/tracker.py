@@ -1033,19 +1033,21 @@ class FloorTracker:
     def _rereads_better(self, code: str, conf: float) -> bool:
         """Whether a read at a card's untouched place that names another code, `conf` sure,
         should replace the code the card was given (a later, better look at the same card)."""
-        before = self._known_conf.get(code, 1.0)
-        return conf >= self.sure and conf >= before + self.config.reread_margin * self.reference
+        return conf >= self.sure and self._surer(code, conf)
+
+    def _surer(self, code: str, conf: float) -> bool:
+        """Whether a read `conf` sure is `reread_margin` surer than the card `code`'s own."""
+        return conf >= self._known_conf.get(code, 1.0) + self.config.reread_margin * self.reference
 
     def _seen_whole(self, code: str, known: list[float], box: list[float], conf: float) -> bool:
         """Whether an unsure new read at `box`, `conf` sure, is the card `code` (unread now)
         seen whole at last: the card's known box is a part of this one (its earlier read saw a
         part of it), that read was unsure too, and this one is `reread_margin` surer (a QH
         tossed in a deal, its lower half first read KC 0.18, then the whole card QH 0.31)."""
-        before = self._known_conf.get(code, 1.0)
         return (
-            before < self.sure
+            self._known_conf.get(code, 1.0) < self.sure
             and conf < self.sure
-            and conf >= before + self.config.reread_margin * self.reference
+            and self._surer(code, conf)
             and _part_of(known, box)
         )
 
