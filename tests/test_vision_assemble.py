@@ -335,3 +335,34 @@ def test_a_corner_lying_inside_the_card_beneath_joins_its_own_card_boxed_short(r
     other = _hit(rec, [393, 379, 410, 399], {"9H": 0.9, "9D": 0.05}, det_conf=0.42)
     held = rec._group([hits[0], hits[1], other, hits[3]], [six, queen])
     assert (["QS"], six[0]) in [([m.code for m in members], box) for members, box in held]
+
+
+def test_a_card_whose_body_is_not_found_is_read_from_its_two_corners(rec):
+    # Video reads. An AC laid between a 7S and an 8C (fresh held-out match 529,
+    # `benchmarks/table.py --cards any --setup lebanese:3`), a corner over each: the detector
+    # found no box for the AC, and its two corners, both read AC 0.95, lay inside the 7S's box
+    # and the 8C's. Each was kept with the box around it, so the AC was read at the 8C's very
+    # place (the table took it for the 8C read twice) and counted played only after the next
+    # seat's capture. Two sure reads of one code, as far apart as a card's two corners, in two
+    # different cards' boxes with no box holding both, are that card: read at the box they
+    # span, the 7S and the 8C at theirs.
+    seven = ([187.0, 101.0, 306.0, 215.0], 0.87)
+    eight = ([381.0, 101.0, 503.0, 219.0], 0.75)
+    hits = [
+        _hit(rec, [376, 183, 393, 209], {"AC": 0.95, "AS": 0.03}, det_conf=0.59),
+        _hit(rec, [213, 197, 243, 215], {"7S": 0.92, "7C": 0.05}, det_conf=0.52),
+        _hit(rec, [441, 101, 471, 124], {"8C": 0.95, "6C": 0.03}, det_conf=0.45),
+        _hit(rec, [264, 100, 292, 114], {"7S": 0.96, "7C": 0.02}, det_conf=0.41),
+        _hit(rec, [408, 191, 432, 217], {"8C": 0.3, "6C": 0.25, "JS": 0.2}, det_conf=0.41),
+        _hit(rec, [297, 112, 308, 137], {"AC": 0.95, "AS": 0.03}, det_conf=0.25),
+    ]
+    out = {d.code: d.box for d in rec.assemble(hits, [seven, eight], 870, 560)}
+    assert set(out) == {"7S", "8C", "AC"}
+    assert out["7S"] == seven[0] and out["8C"] == eight[0]
+    ace = out["AC"]  # spanning both corners: x 297-393, y 112-209
+    assert ace[0] <= 297 and ace[2] >= 393 and ace[1] <= 112 and ace[3] >= 209
+    assert ace[2] - ace[0] < 110 and ace[3] - ace[1] < 110  # a card's size, not the two boxes'
+    # one corner read unsurely (a faint AC 0.3 beside the 7S's): left with the box around it
+    faint = _hit(rec, [297, 112, 308, 137], {"AC": 0.3, "7S": 0.25}, det_conf=0.25)
+    groups = rec._group([*hits[:5], faint], [seven, eight])
+    assert all(box is not None for _members, box in groups)

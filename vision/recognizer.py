@@ -165,6 +165,7 @@ class Recognizer:
     }
     OTHER_VIEW_NEW_IOU = 0.3  # a mirrored or turned pass's index box overlapping less is new
     LONE_PAIR_SPAN = (2.5, 6.0)  # index lengths between two lone indices of one card
+    BODILESS_SURE = 0.8  # how surely each of a card's two corners is read, its body not found
     RESCALE_ABOVE = 1.5  # the fitted pass's cards call for a size this much larger or more
     RESCALE_MIN_CARDS = 4  # ... where it saw at least this many cards (merged rows of them)
 
@@ -519,6 +520,7 @@ class Recognizer:
                 by_card.setdefault(int(js[np.argmin(area[js])]), []).append(hit)
             else:
                 alone.append(hit)
+        bodiless = self._bodiless(by_card, alone, boxes)
         groups: list[tuple[list[IndexHit], list[float] | None]] = []
         owners: list[list[IndexHit]] = []  # each card's own corners (its surest pair)
         for j, members in by_card.items():
@@ -553,7 +555,55 @@ class Recognizer:
         # indices with no card box around them pair up where they can be one card's two
         # opposite corners: as far apart as those are and not naming clearly different cards
         groups.extend((pair, None) for pair in _pair_up(alone, self._corners_of_one))
-        return groups
+        return groups + [(pair, None) for pair in bodiless]
+
+    def _bodiless(
+        self, by_card: dict[int, list[IndexHit]], alone: list[IndexHit], boxes: np.ndarray
+    ) -> list[list[IndexHit]]:
+        """Pairs of indices both read surely (`BODILESS_SURE`) as one code that can be one
+        card's opposite corners (`_corners_of_one`), each inside a different card's box that
+        holds no other index of that code, or one of them on the bare floor, and no detected
+        card holding both, nor one just outside the other's box: that card's own two corners,
+        its body not found (an AC laid between a 7S and an 8C, a corner over each, both read
+        AC 0.95). Taken out of `by_card` and `alone`, they make a card of their own, boxed by
+        them (`_card_box`), not reads of the cards they lie on. (Unsure corners are left as
+        they were: a 3H read 0.93 in its own box and a faint 3H 0.26 in the box beside made a
+        card over both.)"""
+        place = [(j, hit) for j, members in by_card.items() for hit in members]
+        place += [(None, hit) for hit in alone]
+        place = [(j, hit) for j, hit in place if hit.prob >= self.BODILESS_SURE]
+        place.sort(key=lambda s: -s[1].det_conf)
+
+        def only_one(j: int | None, hit: IndexHit) -> bool:
+            return j is None or sum(m.code == hit.code for m in by_card[j]) == 1
+
+        used: set[int] = set()
+        pairs: list[list[IndexHit]] = []
+        for i, (j, a) in enumerate(place):
+            if j is None or i in used or not only_one(j, a):
+                continue  # (two bare-floor indices pair up in `_group`)
+            for k, (jb, b) in enumerate(place):
+                if (
+                    k in used
+                    or jb == j
+                    or b.code != a.code
+                    or not only_one(jb, b)
+                    or not self._corners_of_one(a, b)
+                    or _centres_inside(np.array([a.box, b.box], np.float64), boxes).all(0).any()
+                    or _just_outside(b, boxes[j])  # (its card's box cut short: `_group`)
+                    or (jb is not None and _just_outside(a, boxes[jb]))
+                ):
+                    continue
+                used |= {i, k}
+                pairs.append([a, b])
+                break
+        taken = {id(place[i][1]) for i in used}
+        for j in list(by_card):
+            by_card[j] = [m for m in by_card[j] if id(m) not in taken]
+            if not by_card[j]:
+                del by_card[j]
+        alone[:] = [h for h in alone if id(h) not in taken]
+        return pairs
 
     def _strays_home(
         self, groups: list[tuple[list[IndexHit], list[float] | None]]
