@@ -448,6 +448,7 @@ class Table(CardNaming):
             reading = _read_back(_logged_reading(intent.reading))
             if _has_runner_up(reading):
                 self._dealt_readings[intent.card] = reading  # `settle_held` may name it by that
+                tried[0]["payload"]["reading"] = _logged_reading(reading)  # (for a restart)
         text = f"the dealer replaced {intent.was} with {intent.card}: check the floor"
         return self._corrected_or_asked(tried, intent.was, intent.card, text, intent.t)
 
@@ -476,6 +477,11 @@ class Table(CardNaming):
             c: _read_back(_logged_reading(self._deal_reads.get(c, ()))) for c in intent.floor
         }
         self._deal_reads = {}
+        if intent.faint is not None and intent.faint_reading:
+            # the card read too faintly: its read (a runner-up may name it, as any dealt card's)
+            self._dealt_readings[intent.faint[0]] = _read_back(
+                _logged_reading(intent.faint_reading)
+            )
         doubtful = {c: r for c, r in self._dealt_readings.items() if _has_runner_up(r)}
         out = []
         data: dict[str, Any] = {
@@ -586,6 +592,8 @@ class Table(CardNaming):
                             # a card it took lay on a doubtful read (a faint QH read KC, taken
                             # by a QC): the camera corrects that trail, the capture is legal
                             correction, before = fixed
+                            # (a dealt card so named keeps no read for the round's end)
+                            self._dealt_readings.pop(correction["payload"].get("was"), None)
                             out_first.append(self._emit(ev.REFEREE, correction, obs.t))
                             m = self.state.match  # (the correction rebuilt the match)
                             v = judge(self.rules, before, obs.card, after, tuple(m.history))
@@ -660,6 +668,11 @@ class Table(CardNaming):
             took = (self._took_unseen if alone else self._taken_as_read)(live[-1], intent)
             if took:
                 return [self._emit(ev.REFEREE, data, intent.t) for data in took]
+        named = self._dealt_taken(live[-1], intent)
+        if named:
+            # it took a card dealt on a doubtful read, named by its runner-up (`_dealt_taken`)
+            self._dealt_readings.pop(named[0]["payload"]["was"], None)
+            return [self._emit(ev.REFEREE, data, intent.t) for data in named]
         undo = {"action": "undo", "target": live[-1].event_id, "payload": {"by": "camera"}}
         out = [self._emit(ev.REFEREE, undo, intent.t)]
         taken = " ".join(_sorted(intent.floor_before - intent.floor_after))
@@ -941,6 +954,13 @@ class Table(CardNaming):
         floor = set(self.state.floor)
         for e in past:
             d = e.data
+            payload = d.get("payload") or {}
+            if e.type == ev.REFEREE and d.get("target") == rnd.event_id and payload.get("was"):
+                # a dealt card renamed (by the referee, or by the camera: the dealer's
+                # replacement, with its read, or a runner-up a capture named)
+                self._dealt_readings.pop(payload["was"], None)
+                if payload.get("reading"):
+                    self._dealt_readings[payload["card"]] = _read_back(payload["reading"])
             if d.get("round") != rnd.index:
                 continue
             if e.type == ev.ROUND_STARTED:

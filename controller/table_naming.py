@@ -537,7 +537,57 @@ class CardNaming:
             data = self._capture_correction(tr.event_id, code, obs.t)
             if data is not None:
                 return data, moved
+        rnd = self.state.current_round
+        for card, code in self._dealt_others(taken, obs.card, [*before, *after]):
+            moved = _sorted(code if c == card else c for c in before)
+            if self._legal(moved, obs.card, after, history) is None:
+                continue
+            tried = self._camera_correction(rnd.event_id, code, obs.t, was=card)
+            if tried is not None and not _newly_held(self.state, tried[1], rnd.event_id):
+                data = tried[0]
+                return {**data, "payload": {**data["payload"], "capture": True}}, moved
         return None
+
+    def _dealt_others(
+        self, lying: Iterable[str], played: str, out: Iterable[str]
+    ) -> Iterator[tuple[str, str]]:
+        """(card, code) for each card of `lying` dealt this round on a doubtful read (the
+        deal's reads with a runner-up, a card read too faintly among them) and each other code
+        of that read that may name it (`_runners`: at least half the read's share for the
+        card), not `played` and not among `out` (the cards seen), likeliest first."""
+        rnd = self.state.current_round
+        if rnd is None or rnd.ended:
+            return
+        dealt = set(rnd.floor) & set(lying)
+        for card in sorted(dealt):
+            read = self._dealt_readings.get(card, ())
+            for code in self._runners(card, read, {played, *out}):
+                yield card, code
+
+    def _dealt_taken(self, trail: Any, intent: Any) -> list[dict]:
+        """The camera's `correct`s (data) for a card judged a trail and lifted by its own
+        player with dealt cards its read cannot take (`TrailScooped`), where one of them was
+        dealt on a doubtful read whose runner-up it takes legally with the rest (a 6C dealt
+        and read faintly TC 0.54, 6C 0.46, taken by a 6D): that dealt card named so, and the
+        trail made that capture, leaving every play of the round as legal as it was (R2).
+        Empty where no runner-up does."""
+        rnd = self.state.current_round
+        taken = intent.floor_before - intent.floor_after
+        seen = intent.floor_before | intent.floor_after
+        for card, code in self._dealt_others(taken, intent.read_as, seen):
+            named = self._camera_correction(rnd.event_id, code, intent.t, was=card)
+            if named is None:
+                continue
+            took = camera_correction(trail.event_id, intent.read_as)
+            took["payload"]["floor_after"] = _sorted(intent.floor_after)
+            try:
+                probe = try_decision(named[1], "correct", trail.event_id, took["payload"], intent.t)
+            except Conflict:
+                continue
+            if not _newly_held(self.state, probe, rnd.event_id):
+                named[0]["payload"]["capture"] = True
+                return [named[0], took]
+        return []
 
     def _in_play(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:
         """(share, code) of a faint read's codes still in play (one deck: not played or

@@ -57,6 +57,8 @@ class RoundStart:
     # the 4th dealt card was read too faintly to accept and the first play came beside it:
     # (code, share of its read, box) - named from that read, held on the floor at that box
     faint: tuple[str, float, tuple[float, ...]] | None = None
+    # what was read of that faint card: (code, share), likeliest first
+    faint_reading: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -555,10 +557,12 @@ class TurnTracker:
         snap: Snapshot,
         plain: frozenset[str],
         faint: tuple[str, float, tuple[float, ...]] | None = None,
+        faint_read: dict[str, float] | None = None,
     ) -> RoundStart:
         """The round starts on `dealt`, seen in `snap` beside the first play (a J or 7D still
         among it: the dealer skipped the fix, a misdeal, R1.3); `plain`: its cards read
-        plainly (their confidences are logged), `faint`: the one read too faintly, if any."""
+        plainly (their confidences are logged), `faint`: the one read too faintly, if any,
+        and `faint_read` what was read of it."""
         self._deal_faint = None
         self.set_floor(dealt)
         conf = dict(snap.confidences)
@@ -568,6 +572,7 @@ class TurnTracker:
             misdeal=tuple(sorted(c for c in dealt if self.bad_initial(c))),
             confidences=tuple(conf[c] for c in sorted(plain) if c in conf),
             faint=faint,
+            faint_reading=tuple(sorted((faint_read or {}).items(), key=lambda cp: -cp[1])),
         )
 
     def _note_deal_faint(self, snap: Snapshot) -> None:
@@ -609,7 +614,7 @@ class TurnTracker:
             # may be its replacement)
             return None
         card, share = named
-        start = self._dealt(three | {card}, snap, three, faint=(card, share, box))
+        start = self._dealt(three | {card}, snap, three, (card, share, box), faint)
         return [start, *self._idle(replace(snap, floor=s | {card}, faint=()))]
 
     def _idle(self, snap: Snapshot) -> list[Intent]:

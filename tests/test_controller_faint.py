@@ -1707,3 +1707,101 @@ def test_two_cards_from_nowhere_that_can_both_take_are_asked_about_r7():
     (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S 2C 2D KH"))
     assert (prompt.type, prompt.data["kind"]) == (PROMPT, "unreadable")
     assert table.state.turns() == []
+
+
+def _armed_view(clock: Clock, cards: str, seat: int) -> Snapshot:
+    """The next view, `seat`'s arm alone seen reaching in over it."""
+    view = clock.snap(cards)
+    return Snapshot(view.t, view.floor, arms=((seat, 0.4),))
+
+
+def _faint_ten_dealt(log: list, plain: str = "3H 7H 9S") -> tuple[Table, Clock]:
+    """Classic, two players: the dealer lays `plain` read plainly and a 4th card read only
+    faintly (TC 0.54, 6C 0.46, QC 0.07); seat 1's KS lands, a trail (R2.3): the deal is
+    `plain` and the TC, named from the faint read and kept at its place (the tracker keeps it
+    in every view after: here the views list it)."""
+    table, clock = Table("classic", 2, 0, subscribers=[log.append]), Clock()
+    cards = plain.split()
+    for k in range(1, 4):
+        table.feed_snapshot(clock.snap(" ".join(cards[:k])))
+    snap = clock.snap(plain)
+    faint = (("TC", 0.54), ("6C", 0.46), ("QC", 0.07))
+    table.feed_snapshot(Snapshot(snap.t, snap.floor, faint=faint, faint_box=FAINT_AT))
+    started, trail = table.feed_snapshot(_armed_view(clock, plain + " KS", 1))
+    assert started.data["faint"]["card"] == "TC" and trail.data["verdict"] == "trail"
+    return table, clock
+
+
+def test_a_faint_dealt_card_taken_by_a_card_its_runner_up_pairs_is_that_runner_up_r1_2_r2_2():
+    # Fresh held-out match 530 (`benchmarks/table.py --cards any --setup lebanese:3`): the
+    # dealt 6C was read only faintly (TC 0.54, 6C 0.46) and dealt as the TC. Seat 0's 6D
+    # comes, a trail beside a TC (no 6 and no cards making 6: R2.2), and seat 0's own arm then
+    # scoops it with the "TC": a 6 cannot take a 10, but it takes the 6C (R2.2) that the faint
+    # read gave nearly as much. The camera names the dealt card 6C and makes the 6D's trail
+    # that capture; before, the 6D was held unread (R7) and every later play of the round
+    # was judged on a floor holding a TC that was not there.
+    log: list = []
+    table, clock = _faint_ten_dealt(log)
+    started = next(e for e in log if e.type == ROUND_STARTED)
+    assert started.data["readings"]["TC"] == [["TC", 0.54], ["6C", 0.46], ["QC", 0.07]]
+    (six,) = table.feed_snapshot(_armed_view(clock, "3H 7H 9S TC KS 6D", 0))
+    assert (six.data["card"], six.data["verdict"]) == ("6D", "trail")
+    named, took = table.feed_snapshot(_armed_view(clock, "3H 7H 9S KS", 0))
+    assert (named.type, named.data["target"], named.data["payload"]) == (
+        REFEREE, started.id, {"was": "TC", "card": "6C", "by": "camera", "capture": True}
+    )  # fmt: skip
+    assert (took.data["target"], took.data["payload"]) == (
+        six.id, {"card": "6D", "by": "camera", "floor_after": ["3H", "7H", "9S", "KS"]}
+    )  # fmt: skip
+    assert table.state.rounds[0].floor == ("3H", "7H", "9S", "6C")
+    assert table.state.match.captured(0) == ("6D", "6C")
+    assert table.state.fouls() == [] and table.state.to_play == 1
+    assert replay(log).to_dict() == table.state.to_dict()
+
+
+def test_a_faint_dealt_card_no_runner_up_explains_leaves_the_play_held_r7():
+    # The same deal, but seat 0's card is a 5D: neither the TC nor any code the faint read
+    # gave pairs with it or makes 5 (R2.2), so its lifting the "TC" stays held for the
+    # referee, card unknown (R7), the deal as read.
+    log: list = []
+    table, clock = _faint_ten_dealt(log)
+    (five,) = table.feed_snapshot(_armed_view(clock, "3H 7H 9S TC KS 5D", 0))
+    assert (five.data["card"], five.data["verdict"]) == ("5D", "trail")
+    out = table.feed_snapshot(_armed_view(clock, "3H 7H 9S KS", 0))
+    assert [(e.type, e.data.get("action")) for e in out][:1] == [(REFEREE, "undo")]
+    assert [f["kind"] for f in table.state.fouls()] == ["unreadable"]
+    assert table.state.rounds[0].floor == ("3H", "7H", "9S", "TC")
+
+
+def test_a_restarted_table_names_a_faint_dealt_card_by_its_runner_up_as_the_live_one_r1_2():
+    # The faint dealt card's read is in the log (`readings` of the round's start); the table
+    # restarts before seat 0's 6D comes. The 6D's capture of 2H 4S and the "TC" makes the
+    # same correction on both (the dealt card was the 6C, R2.2).
+    log: list = []
+    table, clock = _faint_ten_dealt(log, "2H 4S 9S")
+    resumed = Table(events=list(log))
+    for view in (_armed_view(clock, "2H 4S 9S TC KS 6D", 0), _armed_view(clock, "9S KS", 0)):
+        live, again = table.feed_snapshot(view), resumed.feed_snapshot(view)
+        assert [(e.type, e.data) for e in again] == [(e.type, e.data) for e in live]
+    assert live[0].data["payload"]["card"] == "6C"
+    assert resumed.state.to_dict() == table.state.to_dict()
+
+
+def test_a_capture_of_a_faint_dealt_card_its_runner_up_makes_legal_names_it_r1_2_r2_2():
+    # Dealt 2H 4S 9S and the 6C read faintly as TC (0.54; 6C 0.46). Seat 0's 6D lands: it
+    # takes 2H 4S (2 + 4 = 6, R2.2), so its turn waits for the scoop, which takes the "TC"
+    # too. A 6 cannot take a 10, but the 6C is the faint read's runner-up, and with it the
+    # capture is legal (the pair and the sum, R2.2): the camera names the dealt card 6C and
+    # the 6D's capture stands, no foul.
+    log: list = []
+    table, clock = _faint_ten_dealt(log, "2H 4S 9S")
+    (laid,) = table.feed_snapshot(_armed_view(clock, "2H 4S 9S TC KS 6D", 0))
+    assert (laid.type, laid.data["card"]) == (CARD_LAID, "6D")
+    named, turn = table.feed_snapshot(_armed_view(clock, "9S KS", 0))
+    started = next(e for e in log if e.type == ROUND_STARTED)
+    assert (named.type, named.data["target"], named.data["payload"]) == (
+        REFEREE, started.id, {"was": "TC", "card": "6C", "by": "camera", "capture": True}
+    )  # fmt: skip
+    assert (turn.type, turn.data["card"], turn.data["verdict"]) == (TURN, "6D", "capture")
+    assert sorted(turn.data["takes"]) == ["2H", "4S", "6C"]
+    assert table.state.fouls() == []

@@ -166,6 +166,25 @@ def test_a_jack_misread_that_the_dealer_takes_back_is_replaced_in_the_deal_r1_3(
     assert replay(table_events(table)).to_dict() == table.state.to_dict()
 
 
+def test_a_restarted_table_keeps_the_dealers_replacements_read_for_the_rounds_end_r1_3():
+    # The same fix, the 2C laid in the JC's place read doubtfully (2C 0.6, 2D 0.3): the
+    # correction logs that read, so a table restarted after it remembers the replacement's
+    # read, as the live one does, for naming held plays at the round's end (R1.1, R8.7),
+    # and forgets the QC's.
+    table = make("classic", 2, 0)
+    clock = Clock()
+    table.feed_snapshot(clock.snap("QC 3H 5S 8D"))
+    back = clock.snap("3H 5S 8D")
+    table.feed_snapshot(Snapshot(back.t, back.floor, arms=((0, 0.3),)))
+    laid = clock.snap("3H 5S 8D 2C")
+    read = (("2C", 0.6), ("2D", 0.3))
+    (fixed,) = table.feed_snapshot(Snapshot(laid.t, laid.floor, readings=(("2C", read),)))
+    assert fixed.data["payload"]["reading"] == [["2C", 0.6], ["2D", 0.3]]
+    resumed = Table(events=list(table_events(table)))
+    for t in (table, resumed):
+        assert {c: r for c, r in t._dealt_readings.items() if r} == {"2C": read}
+
+
 def test_a_dealt_card_taken_by_the_seat_to_play_is_a_play_not_a_deal_fix_r1_3_r7():
     # The same view, the arm from the seat to play's edge: its card was laid and scooped
     # unseen (a capture): the player is asked to show it, as ever.
