@@ -40,6 +40,7 @@ SWALLOW_GROWTH = 1.5
 # place: the card keeps its known box (cards lie still till taken)
 MOVED_IOU = 0.5
 KNOWN_WITHIN = 0.8
+FAINT_GUESSES_KEPT = 8  # faint reads' boxes guessed around an index, remembered for `adopt`
 # Two reads whose card boxes overlap this much (intersection over union) lie at one place: one
 # card (a card laid on another covers it, and it is not read there any more)
 ONE_PLACE_IOU = 0.8
@@ -209,6 +210,9 @@ class FloorTracker:
     # cards of the last snapshot no read named at a place that changed, kept as still there
     # (the change too small for a lift), and since then named by no read: `Snapshot.unread`
     _unread: set[str] = field(default_factory=set)
+    # the boxes of faint reads (`Snapshot.faint_box`) only guessed around one index: that
+    # index, for a faint card its owner then `adopt`s there (the latest few)
+    _faint_guesses: dict[tuple[float, ...], list[float]] = field(default_factory=dict)
     focus_reads: int = 0  # closer second looks at unexplained changes
     # One physical deck: codes that cannot be on the floor now (played or captured earlier
     # this round and not lying there). The Table keeps this up to date after every event.
@@ -634,6 +638,13 @@ class FloorTracker:
         shared = any(o != code and iou(b, known) >= ONE_PLACE_IOU for o, b in self.cards.items())
         return shared and not any(_at_known(b, box) for b in self.cards.values())
 
+    def _whole_at_index(self, code: str, box: list[float], read_index: list[float] | None) -> bool:
+        """Whether the card known as `code`, its known box only a guess around its one index
+        (`_index`: a faint card adopted at the box its read guessed), is read now seen whole
+        (no index of its own) at a box holding that index: the card's own box."""
+        known_index = self._index.get(code)
+        return known_index is not None and read_index is None and _inside(known_index, box)
+
     def lies_still(self, box) -> bool:
         """Whether the place `box` showed no change in this view: a card lying there was
         not lifted (False where no pixels tell: observations fed)."""
@@ -807,6 +818,9 @@ class FloorTracker:
         trail): later reads keep it there like any card of the last snapshot."""
         self.cards[code] = [float(v) for v in box]
         self._index.pop(code, None)
+        guessed = self._faint_guesses.get(tuple(float(v) for v in box))
+        if guessed is not None:
+            self._index[code] = guessed  # (the box only a guess around that index)
         self._known_conf[code] = float(confidence)
 
     def _faint(
@@ -818,15 +832,15 @@ class FloorTracker:
         which of them the card was (`TurnTracker.explain`). With the box of the detection
         whose top share is the largest (where the card lies)."""
         shares: dict[str, float] = {}
-        best: list = [0.0, None]
+        best: list = [0.0, None, None]
 
-        def add(alts: list, box: list[float]) -> None:
+        def add(alts: list, box: list[float], index: list[float] | None = None) -> None:
             total = sum(float(p) for _c, p in alts) or 1.0
             for code, p in alts:
                 shares[code] = max(shares.get(code, 0.0), float(p) / total)
             top = max((float(p) for _c, p in alts), default=0.0) / total
             if top > best[0]:
-                best[:] = [top, tuple(float(v) for v in box)]
+                best[:] = [top, tuple(float(v) for v in box), index]
 
         taken = [boxes[c] for c in floor if c in boxes]
         for r in self._reads:
@@ -836,10 +850,14 @@ class FloorTracker:
                     continue
                 if not self._landed(box):
                     continue  # nothing landed there
-                add(alts, box)
+                add(alts, box, r.index.get(code))
             for (box, _conf), alts in zip(r.unreadable, r.unreadable_alts, strict=False):
                 if not _covered(box, taken) and self._landed(box):
                     add(alts, box)
+        if best[2] is not None:
+            self._faint_guesses[best[1]] = [float(v) for v in best[2]]
+            while len(self._faint_guesses) > FAINT_GUESSES_KEPT:
+                del self._faint_guesses[next(iter(self._faint_guesses))]
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
 
     def _keep_untouched(
@@ -934,12 +952,12 @@ class FloorTracker:
                     # for a change too small for a lift
                     here = boxes.get(code, known)
                     beside = (b for o, b in [*self.cards.items(), *boxes.items()] if o != code)
-                    if _swallows(here, known, beside) or (
-                        mean.get(code, 1.0) < self.sure and _moved_off(here, known)
-                    ):
+                    off = code not in self._index and _moved_off(here, known)
+                    if _swallows(here, known, beside) or (mean.get(code, 1.0) < self.sure and off):
                         # its box read grown over the card beside it (two cards boxed as
-                        # one), or read unsurely off its place (cards lie still): it keeps
-                        # its own place, or that card's lift would lift it
+                        # one), or read unsurely off its place (cards lie still; a place only
+                        # guessed around its index holds no better): it keeps its own place,
+                        # or that card's lift would lift it
                         boxes[code] = here = known
                     for other in new_reads():
                         overlap = iou(boxes[other], here)
@@ -980,6 +998,8 @@ class FloorTracker:
                 continue
             if code in floor and self._boxed_apart(code, boxes[code]):
                 continue  # read at its own place at last: it lies there
+            if code in floor and self._whole_at_index(code, boxes[code], index.get(code)):
+                continue  # its box only a guess around its index: read whole there at last
             if code not in floor:
                 self.kept += 1
             floor.add(code)
