@@ -520,6 +520,8 @@ class Recognizer:
                 by_card.setdefault(int(js[np.argmin(area[js])]), []).append(hit)
             else:
                 alone.append(hit)
+        # two sure corners of one card, each lying on another card (or one on the bare
+        # floor), its own body unfound: a card of its own, not reads of the cards beneath
         bodiless = self._bodiless(by_card, alone, boxes)
         groups: list[tuple[list[IndexHit], list[float] | None]] = []
         owners: list[list[IndexHit]] = []  # each card's own corners (its surest pair)
