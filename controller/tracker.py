@@ -569,6 +569,7 @@ class FloorTracker:
                 or (c == code and _within(box, b, 0.2))
                 or (c in named and (_within(box, b, share) or _within(b, box, share)))
                 or self._body_of(box, read.index.get(c))
+                or _corner_beside(index, alts, c, b)
                 for c, b in read.boxes.items()
             ):
                 self.merged += 1  # a second look at a card already named (its other corner)
@@ -1112,6 +1113,18 @@ def _swallows(box: list[float], known: list[float], others: Iterable[list[float]
     if area < SWALLOW_GROWTH * (known[2] - known[0]) * (known[3] - known[1]):
         return False
     return any(_inside(o, box) and not _inside(o, known) for o in others)
+
+
+def _corner_beside(index: list[float] | None, alts: list, code: str, box: list[float]) -> bool:
+    """Whether a detection read from one lone index (`index`; its box only a guess) is a
+    corner of the card `code` read at `box`: the index lies in that box or within
+    `INDEX_BESIDE` index lengths of it (a box cut short), and its read gives `code` at least
+    half the share of its likeliest code (a KH's corner read KD 0.50, KH 0.46 just above the
+    KH's box)."""
+    if index is None or index_lengths_outside(index, box) > INDEX_BESIDE:
+        return False
+    shares = {c: float(p) for c, p in alts}
+    return shares.get(code, 0.0) >= 0.5 * max(shares.values(), default=0.0)
 
 
 def _moved_off(box: list[float], known: list[float]) -> bool:

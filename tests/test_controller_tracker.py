@@ -769,6 +769,29 @@ def test_a_closer_look_at_a_card_already_named_is_that_card_not_another():
     assert set(tracker._to_read(both, (1280, 720), (205, 80)).floor) == {"QH", "QD"}
 
 
+def test_a_lone_corner_just_outside_a_cards_box_read_as_it_nearly_is_that_card():
+    """Fresh held-out match 478 (tossed, Egyptian): a KH's box was cut short at its top, and
+    its upper corner, just above the box, was read alone as KD 0.50, KH 0.46. A second card
+    was guessed around that corner (named TH, one deck) and held as the next seat's play, so
+    every later play of the round went to the wrong seat. A detection read from one lone
+    index lying within an index length of a card read in the same view, its read giving that
+    card's code at least half its top share, is that card's corner: one KH."""
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+    king = NS(code="KH", confidence=0.17, box=[552, 234, 684, 331], index=None,
+              alts=[("KH", 0.6), ("KD", 0.2), ("TH", 0.1)])  # fmt: skip
+
+    def corner(alts):
+        return NS(code=alts[0][0], confidence=0.16, box=[587, 173, 698, 283], alts=alts,
+                  index=[632, 218, 654, 238])  # fmt: skip
+
+    seen = NS(t=46.8, cards=[king, corner([("KD", 0.50), ("KH", 0.46), ("TH", 0.02)])])
+    assert set(tracker._to_read(seen, (1280, 720), (205, 80)).floor) == {"KH"}
+    # a corner read plainly as another card there is that card, lying beside the KH
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+    other = NS(t=46.8, cards=[king, corner([("KD", 0.90), ("KH", 0.05), ("QD", 0.02)])])
+    assert set(tracker._to_read(other, (1280, 720), (205, 80)).floor) == {"KH", "KD"}
+
+
 class FarFaintReader(LabelReader):
     """Exact labels, but the floor view reads the card `code` faintly as `misread` (0.13: its
     corners missed, a print on its face read instead); a closer look at the card alone (any
