@@ -332,10 +332,13 @@ class CardNaming:
         except Conflict:
             return None
 
-    def _capture_correction(self, target: int, card: str, t: float) -> dict | None:
-        """The camera's `correct` of a trail a capture took to `card`, marked as named by that
-        capture, when the trail and every play since, judged again, stay legal; else None."""
-        tried = self._camera_correction(target, card, t)
+    def _capture_correction(
+        self, target: int, card: str, t: float, was: str | None = None
+    ) -> dict | None:
+        """The camera's `correct` of a trail a capture took to `card` (with `was`: of the
+        deal's card `was`, `target` its `round_started`), marked as named by that capture,
+        when the trail and every play since, judged again, stay legal; else None."""
+        tried = self._camera_correction(target, card, t, was)
         if tried is None or _newly_held(self.state, tried[1], target):
             return None
         data = tried[0]
@@ -542,10 +545,9 @@ class CardNaming:
             moved = _sorted(code if c == card else c for c in before)
             if self._legal(moved, obs.card, after, history) is None:
                 continue
-            tried = self._camera_correction(rnd.event_id, code, obs.t, was=card)
-            if tried is not None and not _newly_held(self.state, tried[1], rnd.event_id):
-                data = tried[0]
-                return {**data, "payload": {**data["payload"], "capture": True}}, moved
+            data = self._capture_correction(rnd.event_id, code, obs.t, was=card)
+            if data is not None:
+                return data, moved
         return None
 
     def _dealt_others(
