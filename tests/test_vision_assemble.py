@@ -299,6 +299,40 @@ def test_a_corner_just_outside_a_card_box_cut_short_joins_its_card(rec):
     assert sorted(len(members) for members, _box in groups) == [1, 1]
 
 
+def test_an_unsure_corner_just_outside_a_card_box_joins_its_card_though_read_as_another(rec):
+    # Held-out three-player match 532 (`benchmarks/table.py --cards any --setup lebanese:3`):
+    # one card's far corner lay just outside its box, read unsure as another code, and was
+    # kept as a card of its own. A JC dealt over a 5H's corner: the JC's upper corner, boxed
+    # out of both cards' boxes, read JH 0.39, so the deal held five cards (RULES.md §L2: four
+    # are dealt), the dealer's return of the JC read as a misdeal and a dealt card as a play.
+    # Read less surely than the card's own corner, as a code that corner could be (their
+    # joint chance 0.07) and lying where that corner mirrored about the grown box lies, it is
+    # that card's corner: the floor holds the 5H and the JC, no JH.
+    five = ([496.0, 218.0, 576.0, 344.0], 0.87)
+    jack = ([382.0, 243.0, 502.0, 323.0], 0.81)
+    hits = [
+        _hit(rec, [562, 302, 575, 330], {"5H": 0.74, "JH": 0.1, "6H": 0.02}, det_conf=0.63),
+        _hit(rec, [476, 228, 502, 244], {"JH": 0.39, "JD": 0.21, "JC": 0.08}, det_conf=0.43),
+        _hit(rec, [387, 310, 416, 325], {"JC": 0.91, "JS": 0.02}, det_conf=0.3),
+    ]
+    assert sorted(d.code for d in rec.assemble(hits, [five, jack], 1280, 720)) == ["5H", "JC"]
+    # A QH tossed aslant, its box cut short above (match 532 again, a closer look): its upper
+    # corner, one index length above the box, read QD 0.39, QH 0.30 (a joint chance 0.24 with
+    # the lower corner's QH 0.73, above what two different cards reach) and not where the cut
+    # box mirrors the lower corner: still the queen's corner, no QD beside her.
+    queen = ([94.0, 156.0, 176.0, 250.0], 0.45)
+    lower = _hit(rec, [153, 235, 176, 261], {"QH": 0.73, "TH": 0.21}, det_conf=0.38)
+    upper = _hit(rec, [134, 127, 148, 147], {"QD": 0.39, "QH": 0.3, "TH": 0.09}, det_conf=0.47)
+    (card,) = rec.assemble([lower, upper], [queen], 640, 480)
+    assert (card.code, card.box) == ("QH", [94.0, 127.0, 176.0, 250.0])
+    # a corner read there unsure as a card the queen's corner is unlikely to be is another card
+    other = _hit(rec, [134, 127, 148, 147], {"5D": 0.45, "6D": 0.3, "QH": 0.02}, det_conf=0.47)
+    assert sorted(d.code for d in rec.assemble([lower, other], [queen], 640, 480)) == ["5D", "QH"]
+    # and so is one read surer than the queen's own corner
+    sure = _hit(rec, [134, 127, 148, 147], {"QD": 0.8, "QH": 0.15}, det_conf=0.47)
+    assert sorted(d.code for d in rec.assemble([lower, sure], [queen], 640, 480)) == ["QD", "QH"]
+
+
 def test_a_corner_lying_inside_the_card_beneath_joins_its_own_card_boxed_short(rec):
     # Video reads. A QS tossed half over a 6D (fresh held-out match 462, `benchmarks/table.py
     # --cards any`): the detector boxed the QS short of the part lying over the 6D, so the

@@ -115,6 +115,8 @@ class Recognizer:
     ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
     PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
+    # a chance above what two different cards' indices in one box reach (95 % of them: < 0.12)
+    PAIR_LIKELY_JOINT = 0.12
     # what `basra-table train` writes (a recognizer.json without these keys reads as before
     # them: never split, no weak index, every quarter turn read):
     PAIR_SPLIT_SURE = 0.5  # ... judged only when both reads are this sure (1.01: never)
@@ -537,21 +539,30 @@ class Recognizer:
         groups = self._strays_home(groups)
         # ... and so is one just outside the card's box (a box cut a little short)
         alone = [h for h in alone if not any(_corner_print(card, [h]) for card in owners)]
-        # a lone index just outside a card box that holds only one corner, read as the same
-        # code and as far from it as a card's two corners lie: that card's other corner, its
-        # box cut short (a card lying aslant); the box grows to hold it
+        # a lone index just outside a card box that holds only one corner, as far from it as a
+        # card's two corners lie, and read as the same code or, less surely than that corner,
+        # as a code it could be where the corner mirrored about the grown box lies (a JC's
+        # corner over a 5H's, read JH 0.39) or likely the same card (`PAIR_LIKELY_JOINT`; a
+        # QH's read QD 0.39, QH 0.30): that card's other corner, its box cut short (a card
+        # lying aslant); the box grows to hold it
         for hit in sorted(alone, key=lambda m: -m.det_conf):
             for g, (members, box) in enumerate(groups):
-                if (
-                    len(members) == 1
-                    and box is not None
-                    and members[0].code == hit.code
-                    and _just_outside(hit, box)
-                    and self._corners_of_one(members[0], hit)
+                if len(members) != 1 or box is None or not _just_outside(hit, box):
+                    continue
+                (corner,) = members
+                grown = [min(box[0], hit.box[0]), min(box[1], hit.box[1])]
+                grown += [max(box[2], hit.box[2]), max(box[3], hit.box[3])]
+                if self._corners_of_one(corner, hit) and (
+                    corner.code == hit.code
+                    or (
+                        hit.prob < corner.prob
+                        and (
+                            _mirrored(corner, hit, grown)
+                            or float(np.dot(corner.probs, hit.probs)) >= self.PAIR_LIKELY_JOINT
+                        )
+                    )
                 ):
-                    grown = [min(box[0], hit.box[0]), min(box[1], hit.box[1])]
-                    grown += [max(box[2], hit.box[2]), max(box[3], hit.box[3])]
-                    groups[g] = ([*members, hit], grown)
+                    groups[g] = ([corner, hit], grown)
                     alone.remove(hit)
                     break
         # indices with no card box around them pair up where they can be one card's two
@@ -1096,6 +1107,18 @@ def _opposite_corner(hit: IndexHit, hits: list[IndexHit], box) -> bool:
     off = np.hypot(*((alike[:, :2] + alike[:, 2:]) / 2 - mirror).T)
     diag = float(np.hypot(box[2] - box[0], box[3] - box[1]))
     return bool((off <= MIRROR_OFF * diag).any())
+
+
+def _mirrored(a: IndexHit, b: IndexHit, box) -> bool:
+    """Whether `b`'s centre lies where `a`'s, mirrored about the centre of `box`, lies (within
+    `MIRROR_OFF` of the box's diagonal): the place of the corner opposite `a` on a card so
+    boxed."""
+    mirror = [
+        box[0] + box[2] - (a.box[0] + a.box[2]) / 2,
+        box[1] + box[3] - (a.box[1] + a.box[3]) / 2,
+    ]
+    off = np.hypot(mirror[0] - (b.box[0] + b.box[2]) / 2, mirror[1] - (b.box[1] + b.box[3]) / 2)
+    return bool(off <= MIRROR_OFF * np.hypot(box[2] - box[0], box[3] - box[1]))
 
 
 def _pair_up(hits: list[IndexHit], can_pair) -> list[list[IndexHit]]:
