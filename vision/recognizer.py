@@ -1094,19 +1094,15 @@ def _just_outside(hit: IndexHit, box) -> bool:
 
 def _opposite_corner(hit: IndexHit, hits: list[IndexHit], box) -> bool:
     """Whether another index read as the same code lies, inside `box`, where `hit` mirrored
-    about the box's centre lies (within `MIRROR_OFF` of the box's diagonal): `hit` and it are
-    that card's two corners."""
-    alike = np.array([o.box for o in hits if o is not hit and o.code == hit.code], np.float64)
-    alike = alike.reshape(-1, 4)
-    alike = alike[_centres_inside(alike, np.array([box], np.float64))[:, 0]]
-    if not len(alike):
-        return False
-    centre = (np.array(box[:2]) + np.array(box[2:])) / 2
-    # the mirror image of `hit`'s centre about the box's, against each alike index's centre
-    mirror = 2 * centre - (np.array(hit.box[:2]) + np.array(hit.box[2:])) / 2
-    off = np.hypot(*((alike[:, :2] + alike[:, 2:]) / 2 - mirror).T)
-    diag = float(np.hypot(box[2] - box[0], box[3] - box[1]))
-    return bool((off <= MIRROR_OFF * diag).any())
+    about the box's centre lies (`_mirrored`): `hit` and it are that card's two corners."""
+    held = np.array([box], np.float64)
+    return any(
+        _mirrored(hit, o, box)
+        for o in hits
+        if o is not hit
+        and o.code == hit.code
+        and _centres_inside(np.array([o.box], np.float64), held)[0, 0]
+    )
 
 
 def _mirrored(a: IndexHit, b: IndexHit, box) -> bool:
