@@ -302,11 +302,11 @@ def test_a_corner_just_outside_a_card_box_cut_short_joins_its_card(rec):
 def test_an_unsure_corner_just_outside_a_card_box_joins_its_card_though_read_as_another(rec):
     # Held-out three-player match 532 (`benchmarks/table.py --cards any --setup lebanese:3`):
     # one card's far corner lay just outside its box, read unsure as another code, and was
-    # kept as a card of its own. A JC dealt over a 5H's corner: the JC's upper corner, boxed
-    # out of both cards' boxes, read JH 0.39, so the deal held five cards (RULES.md §L2: four
-    # are dealt), the dealer's return of the JC read as a misdeal and a dealt card as a play.
-    # Read less surely than the card's own corner, as a code that corner could be (their
-    # joint chance 0.07) and lying where that corner mirrored about the grown box lies, it is
+    # kept as a card of its own. A JC dealt over a 5H's upper corner: there, outside both
+    # cards' boxes, the index read JH 0.39 (the jack's J, the five's heart), so the floor
+    # was dealt five cards (RULES.md R1.2: four), the dealer's return of the JC (R1.3) read as
+    # a misdeal and a dealt card as a play. Read less surely than a card's own corner, as a
+    # code it could be, and lying where that corner mirrored about the grown box lies, it is
     # that card's corner: the floor holds the 5H and the JC, no JH.
     five = ([496.0, 218.0, 576.0, 344.0], 0.87)
     jack = ([382.0, 243.0, 502.0, 323.0], 0.81)
