@@ -347,6 +347,7 @@ class Table(CardNaming):
                 intent.t,
             )
             self._misdeal_prompt = e.id
+            self.tracker.returning = frozenset(intent.cards)
             self._announce(None, "7d" if intent.cards == ("7D",) else "UAit")
             return [e]
         if isinstance(intent, ShowCardPrompt):
@@ -492,6 +493,7 @@ class Table(CardNaming):
         if self._misdeal_prompt is not None:
             data["closes"] = self._misdeal_prompt
             self._misdeal_prompt = None
+        self.tracker.returning = frozenset()
         if intent.confidences:
             data["confidences"] = [round(c, 3) for c in intent.confidences]
         if intent.misdeal:
@@ -934,6 +936,7 @@ class Table(CardNaming):
             )
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
+                self.tracker.returning = frozenset(fix.data.get("cards", ()))
 
     def _remember_read(self, e: Event) -> None:
         """Keep a doubtful turn's read (`reading` in its data) for `_take_back`, and whether

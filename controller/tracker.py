@@ -217,6 +217,10 @@ class FloorTracker:
     # One physical deck: codes that cannot be on the floor now (played or captured earlier
     # this round and not lying there). The Table keeps this up to date after every event.
     gone: frozenset[str] = frozenset()
+    # Dealt cards the dealer was asked to take back to the deck (R1.3: a J, or the 7D outside
+    # Lebanese, on the dealt floor). The Table keeps this while that prompt is open: a new
+    # card over one's place is its replacement laid where it lay, not a card laid on it.
+    returning: frozenset[str] = frozenset()
     rereads: int = 0  # detections re-read as a runner-up because their code was impossible
     renames: list[tuple[str, str]] = field(default_factory=list)  # (earlier code, better code)
     _known_conf: dict[str, float] = field(default_factory=dict)  # last snapshot's confidences
@@ -900,7 +904,12 @@ class FloorTracker:
             if share < self.config.lifted_change:
                 return True
             new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
-            if any(_within(known, b, self.config.covered_share) for b in new):
+            covering = [b for b in new if _within(known, b, self.config.covered_share)]
+            if code in self.returning:
+                # taken back and its replacement laid in its place (a JS and then a 6D at
+                # the same box, no view between): the new card covers no card
+                new = [b for b in new if b not in covering]
+            elif covering:
                 return True
             near = new + [self.cards[o] for o in missed if o != code]
             return self._beside_changes(code, known, near, lifted_mask)

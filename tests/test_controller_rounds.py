@@ -162,6 +162,27 @@ def test_a_skipped_misdeal_fix_is_flagged_and_play_goes_on_from_the_floor_r1_3()
     assert replay(log).to_dict() == table.state.to_dict()
 
 
+def test_the_table_tells_its_camera_which_dealt_card_it_asked_back_r1_3():
+    # R1.3: while the "return JS to the deck" prompt is open, the table's floor tracker knows
+    # the JS is to leave (a card laid over its place is its replacement, not a card laid on
+    # it: tests/test_controller_tracker.py), and so does a table restarted from the events
+    # then; once the round starts, no card is asked back.
+    log: list = []
+    table = Table("lebanese", 3, 0, subscribers=[log.append])
+    table.feed_snapshot(Snapshot(0.0, frozenset()))
+    table.feed_snapshot(Snapshot(1.0, frozenset({"JS", "2C", "5H", "9H"})))
+    assert [e.data["kind"] for e in log if e.type == "prompt"] == ["misdeal_fix"]
+    assert table.tracker.returning == frozenset({"JS"})
+    again = Table("lebanese", 3, 0, events=list(log))  # a restarted controller
+    assert again.tracker.returning == frozenset({"JS"})
+    for t in (table, again):
+        t.feed_snapshot(Snapshot(3.0, frozenset({"6D", "2C", "5H", "9H"})))  # the 6D replaced it
+        assert set(t.state.floor) == {"6D", "2C", "5H", "9H"}  # the round started on it
+        assert t.tracker.returning == frozenset()
+    started = next(e for e in log if e.type == "round_started")
+    assert "misdeal" not in started.data
+
+
 def _laid_angles(video) -> list[tuple[int, float]]:
     """(seat, angle) of each card as it first lies on the floor after its play."""
     seat_of = {p.card: p.seat for r in video.game.rounds for p in r.plays}

@@ -414,6 +414,39 @@ def test_a_card_slapped_on_the_card_it_captures_hides_it_until_the_scoop():
     assert snaps[-1] == frozenset({"9C", "QH", "9H"})
 
 
+@pytest.mark.parametrize("asked", [True, False])
+def test_a_dealt_jack_taken_back_and_replaced_in_its_place_leaves_the_floor(asked):
+    """R1.3: a J dealt to the floor goes back to the deck and the next card takes its place.
+    The dealer lifts the JS and lays the 6D where it lay, no still view between (held-out
+    match 537, three players: the JS had been kept under the 6D as a card slapped on the card
+    it captures, the round started with the JS still dealt, and the first play was held).
+    While the table has asked for the JS back (`FloorTracker.returning`), the 6D over its
+    place is its replacement: the floor is the QH and the 6D. Not asked, a card laid squarely
+    over another still covers it (R2.1, as the slapped 9H over the 9C above)."""
+    from vision.scene import CardPlacement
+
+    js = CardPlacement("JS", (600.0, 330.0), 3.0, 115.0)
+    qh = CardPlacement("QH", (380.0, 330.0), -4.0, 115.0)
+    d6 = CardPlacement("6D", (603.0, 332.0), -2.0, 115.0)
+    shots = [
+        Shot(0.8, [js, qh], [], frozenset({"JS", "QH"})),
+        *scoop_shots([js, qh], js)[:2],  # the JS carried off ...
+        *lay_shots([qh], d6),  # ... and the 6D laid in its place in the same motion
+    ]
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
+    reader = LabelReader(GEO)
+    tracker = FloorTracker(GEO, reader.observe)
+    tracker.returning = frozenset({"JS"}) if asked else frozenset()
+    floors = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            floors.append(snap.floor)
+    assert floors[0] == frozenset({"JS", "QH"})
+    assert floors[-1] == (frozenset({"QH", "6D"}) if asked else frozenset({"JS", "QH", "6D"}))
+
+
 @pytest.mark.parametrize(
     "confidence",
     [
