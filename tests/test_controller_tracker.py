@@ -434,15 +434,13 @@ def test_a_dealt_jack_taken_back_and_replaced_in_its_place_leaves_the_floor(aske
         *lay_shots([qh], d6),  # ... and the 6D laid in its place in the same motion
     ]
     video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
-    reader = LabelReader(GEO)
-    tracker = FloorTracker(GEO, reader.observe)
-    tracker.returning = frozenset({"JS"}) if asked else frozenset()
-    floors = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels = labels
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            floors.append(snap.floor)
+    back = frozenset({"JS"}) if asked else frozenset()
+
+    def prompt(tracker, _snap):  # the table's prompt for the JS, after the dealt floor
+        tracker.returning = back
+
+    snaps, _reader, _tracker = track(video, each=prompt)
+    floors = [snap.floor for snap in snaps]
     assert floors[0] == frozenset({"JS", "QH"})
     assert floors[-1] == (frozenset({"QH", "6D"}) if asked else frozenset({"JS", "QH", "6D"}))
 
