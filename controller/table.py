@@ -277,7 +277,14 @@ class Table(CardNaming):
     def _update_gone(self) -> None:
         """Tell the tracker which codes cannot be on the floor now (one physical deck). A code
         only a weak doubtful read holds (`_soft_gone`) may still come: a plain read of it
-        takes it back (`_take_back`)."""
+        takes it back (`_take_back`). And which dealt cards an open `misdeal_fix` prompt asks
+        the dealer to take back (R1.3)."""
+        self.tracker.returning = frozenset(
+            c
+            for p in self.state.prompts
+            if p.open and p.kind == "misdeal_fix"
+            for c in p.data.get("cards", ())
+        )
         if self.state.phase != "playing" or self.turns.mode == "deal":
             self.tracker.gone, self._soft = frozenset(), frozenset()
             self._kept, self._kept_unlogged = set(), set()
@@ -347,7 +354,6 @@ class Table(CardNaming):
                 intent.t,
             )
             self._misdeal_prompt = e.id
-            self.tracker.returning = frozenset(intent.cards)
             self._announce(None, "7d" if intent.cards == ("7D",) else "UAit")
             return [e]
         if isinstance(intent, ShowCardPrompt):
@@ -493,7 +499,6 @@ class Table(CardNaming):
         if self._misdeal_prompt is not None:
             data["closes"] = self._misdeal_prompt
             self._misdeal_prompt = None
-        self.tracker.returning = frozenset()
         if intent.confidences:
             data["confidences"] = [round(c, 3) for c in intent.confidences]
         if intent.misdeal:
@@ -936,7 +941,6 @@ class Table(CardNaming):
             )
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
-                self.tracker.returning = frozenset(fix.data.get("cards", ()))
 
     def _remember_read(self, e: Event) -> None:
         """Keep a doubtful turn's read (`reading` in its data) for `_take_back`, and whether

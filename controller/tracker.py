@@ -218,8 +218,8 @@ class FloorTracker:
     # this round and not lying there). The Table keeps this up to date after every event.
     gone: frozenset[str] = frozenset()
     # Dealt cards the dealer was asked to take back to the deck (R1.3: a J, or the 7D outside
-    # Lebanese, on the dealt floor). The Table keeps this while that prompt is open: a new
-    # card over one's place is its replacement laid where it lay, not a card laid on it.
+    # Lebanese, on the dealt floor). The Table keeps this up to date with its open prompts: a
+    # new card over one's place is its replacement laid where it lay, not a card laid on it.
     returning: frozenset[str] = frozenset()
     rereads: int = 0  # detections re-read as a runner-up because their code was impossible
     renames: list[tuple[str, str]] = field(default_factory=list)  # (earlier code, better code)
