@@ -81,6 +81,10 @@ BESIDE_REST = 0.25
 # (a card lying untouched beside them: none of it; a QD swept with the cards beside it, its
 # box looser than the card: 0.26 of the rest in detail, 0.31 in colour)
 BESIDE_STILL = 0.15
+# A missed card whose place changed less than `lifted_change` but at least this share, with
+# nothing else changing near it and nothing read there, was lifted: a white card off a pale
+# check (a card beside a landing one changes up to 0.3 of its place; `_lifted_alone`)
+LIFTED_ALONE = 0.45
 # how far (motion image pixels) a card's edge changes the motion image's detail beside it
 # (`_detail`'s 9 x 9 blur after a 3 x 3 one)
 DETAIL_REACH = 5
@@ -901,9 +905,13 @@ class FloorTracker:
                 # its box is only a guess around its one index (the card may lie on any side,
                 # so a lift changes a part of it only): the index's own place tells
                 share = max(share, self._index_change(self._index[code], lifted_mask))
-            if share < self.config.lifted_change:
-                return True
             new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
+            if share < self.config.lifted_change:
+                # too little for a lift, unless nothing else changed near it and no read saw
+                # anything there: a white card lifted off a pale check changes only half its
+                # place (0.52-0.57 in detail or colour: a TS and a TD scooped off a pink and
+                # green gingham, nothing read there after)
+                return share < LIFTED_ALONE or not self._lifted_alone(code, known, new, missed)
             covering = [b for b in new if _within(known, b, self.config.covered_share)]
             if code in self.returning:
                 # taken back and its replacement laid in its place (a JS and then a 6D at
@@ -1047,6 +1055,22 @@ class FloorTracker:
             rest.append(self._index_change(self._index[code], lifted_mask))
         told = [v for v in rest if v is not None]
         return bool(told) and max(told) <= BESIDE_STILL
+
+    def _lifted_alone(
+        self, code: str, known: list[float], new: list[list[float]], missed: list[str]
+    ) -> bool:
+        """Whether a change at the place `known` of the card `code`, which this view's reads
+        missed, can only be that card's lift: no card new to the floor (`new`) and no other
+        missed card lies within `DETAIL_REACH` of it, and no detection of the reads, named or
+        not, overlaps it."""
+        if self._size is None:
+            return False
+        reach = DETAIL_REACH * self._size[0] / self.config.small_width  # in frame pixels
+        near = new + [self.cards[o] for o in missed if o != code]
+        if any(_overlaps(_grown(b, reach), known) for b in near):
+            return False
+        seen = [b for r in self._reads for b in [*r.boxes.values(), *(u[0] for u in r.unreadable)]]
+        return not any(_overlaps(b, known) for b in seen)
 
     def _index_change(self, box: list[float], lifted_mask: np.ndarray | None) -> float:
         """The share of an index's box that changed since the last snapshot, in detail or in
