@@ -1009,7 +1009,7 @@ class PartReader(LabelReader):
         if t <= self.at:
             return obs
         alts = [(self.misread, 0.47), (self.code, 0.28), ("QS", 0.12)]
-        if self.kind in ("part, other codes", "corner, other codes"):
+        if self.kind in ("part, other codes", "corner, other codes", "rest, other codes"):
             alts = [(self.misread, 0.47), ("9S", 0.28), ("QS", 0.12)]
         for card in list(obs.cards):
             if card.code == self.code:
@@ -1020,6 +1020,8 @@ class PartReader(LabelReader):
                     box = [x1, y1 + 0.5 * (y2 - y1), x2, y2 + 0.5 * (y2 - y1)]
                 if self.kind == "corner, other codes":  # 0.225 of its box
                     box = [x1, y1 + 0.55 * (y2 - y1), x1 + 0.5 * (x2 - x1), y2]
+                if self.kind.startswith("rest"):  # its upper 0.79, clear of a card's landing
+                    box = [x1, y1, x2, y1 + 0.79 * (y2 - y1)]
                 obs.cards.append(NS(code=self.misread, confidence=0.5, box=box, alts=alts))
         return obs
 
@@ -1047,6 +1049,28 @@ def test_a_known_cards_part_read_as_another_code_is_that_card(kind):
     assert snaps[0] == frozenset({"6S", "KD"})
     one_card = kind in ("part", "corner, other codes")
     expected = {"6S", "KD", "7H"} if one_card else {"6S", "KD", "7H", "TS"}
+    assert snaps[-1] == frozenset(expected)
+
+
+@pytest.mark.parametrize("kind", ["rest", "rest, other codes"])
+def test_a_known_cards_box_cut_short_by_a_card_over_its_edge_is_that_card(kind):
+    """Held-out match 628 (tossed, on a pale check): a 9S lands over the edge of a 6C (first
+    read 6C 0.53, TC 0.43). The 6C is missed in that view, and the rest of it, clear of the
+    9S, is boxed short and read TC 0.39: a box inside the 6C's, 0.81 of it, where nothing
+    landed, whose read names the 6C too. That is the 6C cut short, not a TC laid there (the
+    table had renamed the 6C trail TC and held the real TC, played later, as unreadable). A
+    read there that does not name the 6C is still a card, as for a part of it."""
+    from vision.scene import CardPlacement
+
+    s6 = CardPlacement("6S", (420.0, 260.0), 2.0, 115.0)
+    kd = CardPlacement("KD", (700.0, 300.0), -3.0, 115.0)
+    h7 = CardPlacement("7H", (430.0, 365.0), 3.0, 115.0)  # over the 6S's lower edge
+    shots = [Shot(0.8, [s6, kd], [], frozenset({"6S", "KD"})), *lay_shots([s6, kd], h7)]
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = PartReader(GEO, "6S", "TS", at=0.8, kind=kind)
+    snaps = [s.floor for s in track(video, TrackerConfig(reference=1.0), reader)[0]]
+    assert snaps[0] == frozenset({"6S", "KD"})
+    expected = {"6S", "KD", "7H"} if kind == "rest" else {"6S", "KD", "7H", "TS"}
     assert snaps[-1] == frozenset(expected)
 
 
