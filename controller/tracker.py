@@ -1050,7 +1050,7 @@ class FloorTracker:
         below, were scooped: 0.68 of its detail changed, none of its colour)."""
         if self._size is None or self._delta is None:
             return False
-        reach = DETAIL_REACH * self._size[0] / self.config.small_width  # in frame pixels
+        reach = self._reach()
         near = [b for b in near if _overlaps(_grown(b, reach), known)]
         if not near:
             return False
@@ -1065,6 +1065,12 @@ class FloorTracker:
         told = [v for v in rest if v is not None]
         return bool(told) and max(told) <= BESIDE_STILL
 
+    def _reach(self) -> float:
+        """How far (frame pixels) a card's edge changes the motion image's detail beside it:
+        `DETAIL_REACH` motion pixels (a frame has been seen: `_size` is set)."""
+        assert self._size is not None
+        return DETAIL_REACH * self._size[0] / self.config.small_width
+
     def _lifted_alone(
         self, code: str, known: list[float], new: list[list[float]], missed: list[str]
     ) -> bool:
@@ -1074,7 +1080,7 @@ class FloorTracker:
         not, overlaps it."""
         if self._size is None:
             return False
-        reach = DETAIL_REACH * self._size[0] / self.config.small_width  # in frame pixels
+        reach = self._reach()
         near = new + [self.cards[o] for o in missed if o != code]
         if any(_overlaps(_grown(b, reach), known) for b in near):
             return False
