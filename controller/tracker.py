@@ -911,7 +911,8 @@ class FloorTracker:
                 # anything there: a white card lifted off a pale check changes only half its
                 # place (0.52-0.57 in detail or colour: a TS and a TD scooped off a pink and
                 # green gingham, nothing read there after)
-                return share < LIFTED_ALONE or not self._lifted_alone(code, known, new, missed)
+                others = [self.cards[o] for o in missed if o != code]
+                return share < LIFTED_ALONE or not self._lifted_alone(known, new + others)
             covering = [b for b in new if _within(known, b, self.config.covered_share)]
             if code in self.returning:
                 # taken back and its replacement laid in its place (a JS and then a 6D at
@@ -983,18 +984,22 @@ class FloorTracker:
                         if (
                             (same_box and overlap >= SAME_BOX_IOU)
                             or (unsure and overlap >= ONE_PLACE_IOU)
-                            # ... and so is an unsure read of part of it that names it too
-                            or (unsure and _part_of(boxes[other], here) and code in listed(other))
-                            or (unsure and _part_of(boxes[other], here, PART_ALONE))
-                            # ... and an unsure read lying within it that names it, where
-                            # nothing landed: a box cut short by a card landed over its edge
-                            # (a 6C read TC 0.39 in 0.81 of its box as a 9S landed over it)
+                            # ... and so is an unsure read of part of it that names it too,
+                            # or of all but its edge where nothing landed (its box cut short by
+                            # a card landed over that edge: a 6C read TC 0.39 in 0.81 of its
+                            # box as a 9S landed over it)
                             or (
                                 unsure
-                                and _within(boxes[other], here, PART_INSIDE)
                                 and code in listed(other)
-                                and not self._landed(boxes[other])
+                                and (
+                                    _part_of(boxes[other], here)
+                                    or (
+                                        _within(boxes[other], here, PART_INSIDE)
+                                        and not self._landed(boxes[other])
+                                    )
+                                )
                             )
+                            or (unsure and _part_of(boxes[other], here, PART_ALONE))
                         ):
                             floor.discard(other)
                             self.kept += 1
@@ -1050,11 +1055,10 @@ class FloorTracker:
         below, were scooped: 0.68 of its detail changed, none of its colour)."""
         if self._size is None or self._delta is None:
             return False
-        reach = self._reach()
-        near = [b for b in near if _overlaps(_grown(b, reach), known)]
+        near = self._near(known, near)
         if not near:
             return False
-        grown = [_grown(b, reach) for b in near]
+        grown = [_grown(b, self._reach()) for b in near]
         rest = [self._changed_share(known, self._delta, outside=grown)]
         if lifted_mask is not None:
             rest.append(self._changed_share(known, lifted_mask, outside=near))
@@ -1071,18 +1075,18 @@ class FloorTracker:
         assert self._size is not None
         return DETAIL_REACH * self._size[0] / self.config.small_width
 
-    def _lifted_alone(
-        self, code: str, known: list[float], new: list[list[float]], missed: list[str]
-    ) -> bool:
-        """Whether a change at the place `known` of the card `code`, which this view's reads
-        missed, can only be that card's lift: no card new to the floor (`new`) and no other
-        missed card lies within `DETAIL_REACH` of it, and no detection of the reads, named or
-        not, overlaps it."""
-        if self._size is None:
-            return False
+    def _near(self, known: list[float], boxes: list[list[float]]) -> list[list[float]]:
+        """The boxes among `boxes` whose edges change the detail over the card box `known`:
+        those within `DETAIL_REACH` of it."""
         reach = self._reach()
-        near = new + [self.cards[o] for o in missed if o != code]
-        if any(_overlaps(_grown(b, reach), known) for b in near):
+        return [b for b in boxes if _overlaps(_grown(b, reach), known)]
+
+    def _lifted_alone(self, known: list[float], changing: list[list[float]]) -> bool:
+        """Whether a change at the place `known` of a card this view's reads missed can only
+        be that card's lift: none of the places `changing` (cards new to the floor, the other
+        missed cards) lies near it (`_near`), and no detection of the reads, named or not,
+        overlaps it."""
+        if self._size is None or self._near(known, changing):
             return False
         seen = [b for r in self._reads for b in [*r.boxes.values(), *(u[0] for u in r.unreadable)]]
         return not any(_overlaps(b, known) for b in seen)
