@@ -29,7 +29,7 @@ from controller.table_naming import (
     _sorted,
 )
 from controller.table_state import PENDING, UNREADABLE, TableState, held_guess, replay
-from controller.tracker import FloorTracker, TrackerConfig
+from controller.tracker import FloorTracker, TrackerConfig, same_place
 from controller.turns import (
     CardLaid,
     DealFixed,
@@ -117,6 +117,7 @@ class Table(CardNaming):
             runner_takes=self._runner_takes,
             lies_still=self.tracker.lies_still,
             placed_before=self._placed_before,
+            replaced=self._replaced,
             reached=self._reached,
             players=players,
         )
@@ -133,6 +134,7 @@ class Table(CardNaming):
         self._deal_reads: dict[str, tuple] = {}  # code -> its read, while a deal is laid
         self._dealt_readings: dict[str, tuple] = {}  # the round's dealt cards' reads
         self._boxes: dict[str, list[float]] = {}  # where each card lay in the last view
+        self._asked_back: dict[str, list[float]] = {}  # dealt cards a misdeal prompt named: places
         self._side_events: list[Event] = []  # events appended while an intent was prepared
         self._misdeal_prompt: int | None = None
         past = list(events or [])
@@ -215,6 +217,19 @@ class Table(CardNaming):
         there before, unread (False where no pixels tell: observations fed)."""
         box = self.tracker.cards.get(code)
         return box is not None and self.tracker.lay_before(box)
+
+    def _replaced(self, back: frozenset[str], added: frozenset[str]) -> frozenset[str] | None:
+        """Of the cards that came (`added`), those lying where the dealt cards `back` lay when
+        the misdeal prompt asked them back (R1.3: each replacement dealt into its gap); None
+        where a place is unknown (a restarted table) or holds no new card or more than one."""
+        cards, new = self.tracker.cards, set()
+        for code in back:
+            place = self._asked_back.get(code)
+            at = [c for c in added if place and c in cards and same_place(cards[c], place)]
+            if len(at) != 1:
+                return None
+            new.add(at[0])
+        return frozenset(new)
 
     def _reached(self, arms: tuple[tuple[int, float], ...]) -> int | None:
         """How many seats after the seat to play (R1.5: turns pass to the next seat) the arm
@@ -354,6 +369,9 @@ class Table(CardNaming):
                 intent.t,
             )
             self._misdeal_prompt = e.id
+            self._asked_back = {
+                c: list(self.tracker.cards[c]) for c in intent.cards if c in self.tracker.cards
+            }
             self._announce(None, "7d" if intent.cards == ("7D",) else "UAit")
             return [e]
         if isinstance(intent, ShowCardPrompt):

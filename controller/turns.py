@@ -316,6 +316,10 @@ class TurnTracker:
     # placed_before(code) -> whether the card `code` of this view lay at a place that did not
     # change in it (it came in an earlier view, unread there)
     placed_before: Callable[[str], bool] | None = None
+    # replaced(back, added) -> the cards of `added` lying where the dealt cards `back` lay
+    # before the dealer took them back (R1.3: each replacement dealt into its gap), or None
+    # where their places do not tell them from the first play
+    replaced: Callable[[frozenset[str], frozenset[str]], frozenset[str] | None] | None = None
     # plain_of(lying, faint) -> (card, share) or None: a card read too faintly to accept
     # (`faint`: code -> share) named plainly enough to judge its play by that read
     plain_of: Callable[[frozenset[str], dict[str, float]], tuple[str, float] | None] | None = None
@@ -531,10 +535,34 @@ class TurnTracker:
             return [RoundStart(s, snap.t, confidences=tuple(c for _k, c in snap.confidences))]
         # More than 4: play began. If it grew from a floor with a J/7D still on it, the dealer
         # skipped the R1.3 fix (a misdeal); start from that floor and read the play.
+        fixed = self._fixed_beside_play(snap)
+        if fixed is not None:
+            return fixed
         last = self._last4
         if last is not None and last < s and len(s - last) == 1:
             return [self._dealt(last, snap, frozenset()), *self._idle(snap)]
         return self._faint_dealt_read(snap, prev)
+
+    def _fixed_beside_play(self, snap: Snapshot) -> list[Intent] | None:
+        """The dealer's R1.3 replacement and the first play came in one view (the seat to play
+        laid its card before the camera saw the fixed deal lie still): the cards asked back
+        are gone, the rest of the deal lies on, and one card more than the replacements came.
+        The replacements are the cards lying where the cards taken back lay (`replaced`); the
+        deal is the rest with them, and the card left over is the first play. None where the
+        view is no such thing, or the places do not tell (read as before)."""
+        last, back, s = self._last4, self._prompted, snap.floor
+        if last is None or not back or self.replaced is None or back & s:
+            return None
+        kept = last - back
+        added = s - kept
+        if not kept < s or len(added) != len(back) + 1:
+            return None
+        new = self.replaced(back, added)
+        if new is None or len(new) != len(back) or any(self.bad_initial(c) for c in new):
+            return None
+        dealt = kept | new
+        self.log.append(f"{snap.t:.2f} {' '.join(sorted(new))} dealt for {' '.join(sorted(back))}")
+        return [self._dealt(dealt, snap, dealt), *self._idle(snap)]
 
     def _faint_dealt_read(self, snap: Snapshot, prev: frozenset[str] | None) -> list[Intent]:
         """The deal's card read only faintly, read plainly at last in the view where the

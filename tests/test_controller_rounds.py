@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from controller.simulator import play_match, simulate
+from controller.simulator import Shot, SimVideo, play_match, simulate
 from controller.table import Table
+from controller.table_geometry import TableGeometry
 from controller.table_state import replay
 from controller.turns import Snapshot
 from engine.record import score_record
+from tests.test_controller_tracker import LabelReader, lay_shots, scoop_shots
+from vision.scene import CardPlacement
 
 
 def run_floors(video, **kw) -> tuple[Table, list]:
@@ -214,3 +217,52 @@ def test_simulated_cards_can_lie_facing_their_player_or_at_any_angle():
     assert all(off(a, 0.0) <= 10.0 for _, a in _laid_angles(upright))
     turned = [a for _, a in _laid_angles(tossed)]
     assert max(off(a, 0.0) for a in turned) > 150 and sum(off(a, 0.0) > 45 for a in turned) > 20
+
+
+@pytest.mark.parametrize(("replacement", "play"), [("2C", "KD"), ("KD", "2C")])
+def test_a_replacement_and_the_first_play_seen_together_are_told_apart_by_place_r1_3(
+    replacement, play
+):
+    # R1.3: the dealer (seat 0) takes the 7D back and deals the next card into its gap; seat 1
+    # (the player after the dealer, R1.5) lays its first card elsewhere at once, before the
+    # camera sees the fixed deal lie still (held-out match 520: QC dealt for the 7D, the QS
+    # played beside it; five plays were lost while the table waited for a floor of four).
+    # The card lying where the 7D lay is the replacement, the other is the first play, and
+    # seat 0's 6S then takes 4S + 2C (6 = 4 + 2, R2.2): the same whichever card was dealt.
+    def card(code, x, y, angle=2.0):
+        return CardPlacement(code, (x, y), angle, 115.0)
+
+    s4, h9, qh = card("4S", 380, 330), card("9H", 560, 330), card("QH", 740, 330, -3)
+    d7 = card("7D", 920, 330)
+    dealt_in, laid = card(replacement, 922, 333, -4), card(play, 650, 480, 8)
+    kd = laid if play == "KD" else dealt_in
+    s6 = card("6S", 470, 470, -6)
+    shots, placed = [Shot(0.8, [], [], frozenset())], []
+    for c in (s4, h9, qh, d7):
+        shots += lay_shots(placed, c)
+        placed = [*placed, c]
+    rest = [s4, h9, qh]
+    shots += scoop_shots(placed, d7)  # the dealer takes the 7D back
+    shots += lay_shots(rest, dealt_in)[:2]  # and deals the next card into its gap ...
+    floor = [*rest, dealt_in]
+    shots += lay_shots(floor, laid, base=(600.0, -40.0))  # ... seat 1 plays at once
+    floor = [*floor, laid]
+    shots += lay_shots(floor, s6)
+    shots += scoop_shots([*floor, s6], s6, rest=[h9, qh, kd])
+    geo = TableGeometry.default(2)
+    video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, geo)
+    reader, log = LabelReader(geo), []
+    table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        table.feed_frame(frame, t)
+    (prompt,) = [e for e in log if e.type == "prompt"]
+    assert prompt.data["kind"] == "misdeal_fix" and prompt.data["cards"] == ["7D"]
+    (started,) = [e for e in log if e.type == "round_started"]
+    assert set(started.data["floor"]) == {"4S", "9H", "QH", replacement}
+    assert started.data["closes"] == prompt.id and "misdeal" not in started.data
+    turns = [(e.data["seat"], e.data["card"], sorted(e.data.get("takes") or []))
+             for e in log if e.type in ("turn", "foul")]  # fmt: skip
+    assert turns == [(1, play, []), (0, "6S", ["2C", "4S"])]
+    assert not table.state.errors and not table.state.fouls()
+    assert replay(log).to_dict() == table.state.to_dict()
