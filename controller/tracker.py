@@ -84,7 +84,7 @@ BESIDE_STILL = 0.15
 # A missed card whose place changed less than `lifted_change` but at least this share, with
 # nothing else changing near it and nothing read there, was lifted: a white card off a pale
 # check (a card beside a landing one changes up to 0.3 of its place; `_lifted_alone`)
-LIFTED_ALONE = 0.45
+LIFTED_ALONE = 0.3
 # how far (motion image pixels) a card's edge changes the motion image's detail beside it
 # (`_detail`'s 9 x 9 blur after a 3 x 3 one)
 DETAIL_REACH = 5
@@ -894,25 +894,57 @@ class FloorTracker:
         def listed(other: str) -> set[str]:  # every code the reads of `other` named
             return {c for r in self._reads for c, _p in r.alts.get(other, ())}
 
-        def still_there(code: str, known: list[float], share: float) -> bool:
-            # a card this read missed, at a place that changed: still there if the place
-            # changed too little for a card lifted off the table (a hand or a card landing
-            # beside it), or a card just laid covers it (slapped on the card it will capture:
-            # both leave with the scoop)
-            if lifted_mask is not None:  # ... in its detail or in its colour, the larger
+        def lift_share(code: str, known: list[float]) -> float:
+            # how much of a missed card's place changed, in its detail or in its colour, the
+            # larger
+            share = self._changed_share(known) or 0.0
+            if lifted_mask is not None:
                 share = max(share, self._changed_share(known, lifted_mask) or 0.0)
             if code in self._index:
                 # its box is only a guess around its one index (the card may lie on any side,
                 # so a lift changes a part of it only): the index's own place tells
                 share = max(share, self._index_change(self._index[code], lifted_mask))
+            return share
+
+        def changed_missed() -> list[str]:
+            # the missed cards whose places changed (one kept unread since an earlier view,
+            # its place untouched now, changes nothing beside it)
+            return [o for o in missed if lift_share(o, self.cards[o]) > UNTOUCHED_MOST]
+
+        def half_lifted(code: str) -> bool:  # a missed card's place changed like a pale lift
+            return LIFTED_ALONE <= lift_share(code, self.cards[code]) < self.config.lifted_change
+
+        def lifted_with(code: str) -> set[str]:
+            # the missed cards whose places changed like a pale lift, next to one another
+            # (`_near`) from this card on: cards scooped together
+            group, todo = {code}, [code]
+            alike = [o for o in missed if o != code and half_lifted(o)]
+            while todo:
+                near = self._near(self.cards[todo.pop()], [self.cards[o] for o in alike])
+                came = [o for o in alike if o not in group and self.cards[o] in near]
+                group.update(came)
+                todo += came
+            return group
+
+        def still_there(code: str, known: list[float]) -> bool:
+            # a card this read missed, at a place that changed: still there if the place
+            # changed too little for a card lifted off the table (a hand or a card landing
+            # beside it), or a card just laid covers it (slapped on the card it will capture:
+            # both leave with the scoop)
+            share = lift_share(code, known)
             new = [boxes[o] for o in floor if o not in self.cards and o in boxes]
             if share < self.config.lifted_change:
                 # too little for a lift, unless nothing else changed near it and no read saw
                 # anything there: a white card lifted off a pale check changes only half its
                 # place (0.52-0.57 in detail or colour: a TS and a TD scooped off a pink and
-                # green gingham, nothing read there after)
-                others = [self.cards[o] for o in missed if o != code]
-                return share < LIFTED_ALONE or not self._lifted_alone(known, new + others)
+                # green gingham, nothing read there after). Cards scooped together off it
+                # (a 6H laid half over the 6D it took: 0.54 and 0.50) are lifted together:
+                # the same holds of each, the others set aside.
+                if share < LIFTED_ALONE:
+                    return True
+                group = lifted_with(code)
+                others = [self.cards[o] for o in changed_missed() if o not in group]
+                return not all(self._lifted_alone(g, new, others, lifted_mask) for g in group)
             covering = [b for b in new if _within(known, b, self.config.covered_share)]
             if code in self.returning:
                 # taken back and its replacement laid in its place (a JS and then a 6D at
@@ -958,7 +990,7 @@ class FloorTracker:
                         claimed.add(wholes[0])
                         self.renames.append((code, wholes[0]))
                         continue
-                if code not in floor and still_there(code, known, share):
+                if code not in floor and still_there(code, known):
                     floor.add(code)
                     boxes[code] = known
                     index[code] = self._index.get(code)
@@ -1047,17 +1079,30 @@ class FloorTracker:
     ) -> bool:
         """Whether a card missed by this read, at a place that changed, changed only by the
         cards changing beside it (`near`: new cards' boxes, and the places of the other cards
-        this read missed): the rest of its place hardly changed (`BESIDE_STILL`). The image's
-        detail changes up to `DETAIL_REACH` beyond a card's edge, so it is judged outside
-        their boxes grown by that much, and the colour outside the boxes themselves; what
-        lies outside is judged where at least `BESIDE_REST` of the place's inner part does
-        (a 9H landing against a tossed QH; a KC whose neighbours, an AS above and an AH
-        below, were scooped: 0.68 of its detail changed, none of its colour)."""
+        this read missed): the rest of its place (`_rest_change`) hardly changed
+        (`BESIDE_STILL`; a 9H landing against a tossed QH; a KC whose neighbours, an AS above
+        and an AH below, were scooped: 0.68 of its detail changed, none of its colour)."""
         if self._size is None or self._delta is None:
             return False
         near = self._near(known, near)
         if not near:
             return False
+        rest = self._rest_change(code, known, near, lifted_mask)
+        return rest is not None and rest <= BESIDE_STILL
+
+    def _rest_change(
+        self,
+        code: str,
+        known: list[float],
+        near: list[list[float]],
+        lifted_mask: np.ndarray | None,
+    ) -> float | None:
+        """How much of the rest of a card's place, beyond the cards changing beside it
+        (`near`), changed: the image's detail changes up to `DETAIL_REACH` beyond a card's
+        edge, so it is judged outside their boxes grown by that much, and the colour outside
+        the boxes themselves, the larger; what lies outside is judged where at least
+        `BESIDE_REST` of the place's inner part does (None where nothing tells)."""
+        assert self._delta is not None
         grown = [_grown(b, self._reach()) for b in near]
         rest = [self._changed_share(known, self._delta, outside=grown)]
         if lifted_mask is not None:
@@ -1067,7 +1112,7 @@ class FloorTracker:
             # card's edge reaches it
             rest.append(self._index_change(self._index[code], lifted_mask))
         told = [v for v in rest if v is not None]
-        return bool(told) and max(told) <= BESIDE_STILL
+        return max(told) if told else None
 
     def _reach(self) -> float:
         """How far (frame pixels) a card's edge changes the motion image's detail beside it:
@@ -1081,15 +1126,36 @@ class FloorTracker:
         reach = self._reach()
         return [b for b in boxes if _overlaps(_grown(b, reach), known)]
 
-    def _lifted_alone(self, known: list[float], changing: list[list[float]]) -> bool:
-        """Whether a change at the place `known` of a card this view's reads missed can only
-        be that card's lift: none of the places `changing` (cards new to the floor, the other
-        missed cards) lies near it (`_near`), and no detection of the reads, named or not,
-        overlaps it."""
-        if self._size is None or self._near(known, changing):
+    def _lifted_alone(
+        self,
+        code: str,
+        new: list[list[float]],
+        missed: list[list[float]],
+        lifted_mask: np.ndarray | None,
+    ) -> bool:
+        """Whether the change at the place of a card this view's reads missed can only be its
+        lift: no card new to the floor (`new`) lies near it (`_near`), no detection of the
+        reads, named or not, overlaps it (but another card's read at its own place: tossed
+        cards' boxes overlap at their edges, a TC read where it lay 9 pixels over a scooped
+        6D's box), and where other cards missed here, their places changed (`missed`: lifted
+        with it), lie near it, the rest of its place beyond them changed like a lift too
+        (`LIFTED_ALONE`): a card staying beside cards scooped changes only at its edges."""
+        known = self.cards[code]
+        if self._size is None or self._delta is None or self._near(known, new):
             return False
-        seen = [b for r in self._reads for b in [*r.boxes.values(), *(u[0] for u in r.unreadable)]]
-        return not any(_overlaps(b, known) for b in seen)
+        seen = [u[0] for r in self._reads for u in r.unreadable] + [
+            b
+            for r in self._reads
+            for c, b in r.boxes.items()
+            if not (c in self.cards and self.cards[c] != known and same_place(self.cards[c], b))
+        ]
+        if any(_overlaps(b, known) for b in seen):
+            return False
+        near = self._near(known, missed)
+        if not near:
+            return True
+        rest = self._rest_change(code, known, near, lifted_mask)
+        return rest is not None and rest >= LIFTED_ALONE
 
     def _index_change(self, box: list[float], lifted_mask: np.ndarray | None) -> float:
         """The share of an index's box that changed since the last snapshot, in detail or in
