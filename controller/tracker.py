@@ -29,6 +29,7 @@ import numpy as np
 from controller.table_geometry import FLOOR, TableGeometry
 from controller.turns import Snapshot
 from vision.boxes import index_lengths_outside, iou
+from vision.cleanup import EXPOSE_LEAST, EXPOSE_MOST, WHITE_SHARE
 
 # A card box whose inner part changed at most this much since the last snapshot is untouched.
 UNTOUCHED_MOST = 0.04
@@ -137,6 +138,9 @@ class TrackerConfig:
     # this much beyond the whole floor's change: a card lifted off a cloth whose colours are
     # of its grey (a pip-dense card on a yellow and green gingham) changes little detail
     lifted_level: float = 40.0
+    # ... in a view brought up as the recogniser brings up a dark frame (its `expose_white`:
+    # a card's paper at 0.3 of full light changed only 0.06 of a lifted QH's colour)
+    expose_white: float = 235.0
     covered_share: float = 0.5  # ... or it lies under a new card covering this much of it
 
 
@@ -359,13 +363,28 @@ class FloorTracker:
 
     def _lifted_mask(self) -> np.ndarray | None:
         """Where the colour changed by `lifted_level` or more since the last snapshot, beyond
-        what changed over the whole floor (a light change); None with no colour to tell."""
+        what changed over the whole floor (a light change), as it would at full exposure (a
+        dark view's change scaled up as the recogniser brings up its frame); None with no
+        colour to tell."""
         now, ref = self._colour, self._ref_colour
         if now is None or ref is None or now.shape != ref.shape or self._mask is None:
             return None
         d = cv2.absdiff(now, ref)
         d -= np.median(d[self._mask], axis=0)
-        return d.max(axis=2) >= self.config.lifted_level
+        return d.max(axis=2) * self._exposure_gain(now, ref) >= self.config.lifted_level
+
+    def _exposure_gain(self, *views: np.ndarray) -> float:
+        """How much a dark camera's views would be brought up (`vision.cleanup.expose`): their
+        white, the grey of the floor's brightest `WHITE_SHARE` in the brighter view (a card's
+        paper where cards lie), to `expose_white`; 1 where that gains less than `EXPOSE_LEAST`
+        (a camera exposed for the table; every rendered café table at full light)."""
+        assert self._mask is not None
+        white = max(
+            float(np.percentile(v.mean(axis=2)[self._mask], 100.0 * (1.0 - WHITE_SHARE)))
+            for v in views
+        )
+        gain = min(EXPOSE_MOST, self.config.expose_white / max(white, 1.0))
+        return gain if gain >= EXPOSE_LEAST else 1.0
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]

@@ -1520,3 +1520,37 @@ def test_a_card_missed_beside_one_scooped_off_a_pale_gingham_is_still_there(
     assert snaps[0].floor == frozenset({"4H", "6D", "6H"})
     assert snaps[-1].floor == frozenset({"4H", "6D"})
     assert tracker.kept >= 1
+
+
+@pytest.mark.parametrize(("seed", "light"), [(9, 0.2), (10, 0.2), (12, 0.3)])
+@pytest.mark.parametrize("exposed", [True, False])
+def test_a_card_among_cards_swept_before_a_dark_camera_leaves_the_floor(seed, light, exposed):
+    """R2.4: a JS laid against a QH lying between a KD and a 9D sweeps all four, filmed by a
+    camera giving 0.2-0.3 of full light (held-out match 514 at 0.3: the QH's detail changed
+    0.87 but within its neighbours' reach, and its colour only 0.06 beyond them: kept, the
+    sweep was judged a wrong capture). Its colour's change is judged as at full exposure (as
+    the recogniser brings the frame up): the QH was lifted, and the floor is the 4H left.
+    Judged at the light that came (`expose_white` 0: off), the queen is wrongly kept."""
+    from vision.scene import CardPlacement
+
+    placed = [
+        CardPlacement("4H", (330.0, 300.0), -4.0, 115.0),
+        CardPlacement("KD", (635.0, 240.0), 3.0, 115.0),
+        CardPlacement("QH", (640.0, 360.0), 0.0, 115.0),
+        CardPlacement("9D", (640.0, 480.0), -2.0, 115.0),
+        CardPlacement("JS", (725.0, 370.0), 75.0, 115.0),
+    ]
+    shots = [Shot(0.8, placed, [], frozenset(p.code for p in placed)),
+             *scoop_shots(placed, placed[-1], rest=placed[:1])]  # fmt: skip
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", seed, GEO)
+    reader = LabelReader(GEO)
+    config = TrackerConfig() if exposed else TrackerConfig(expose_white=0.0)
+    tracker = FloorTracker(GEO, reader.observe, config)
+    floors = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        snap = tracker.feed(cv2.convertScaleAbs(frame, alpha=light), t)
+        if snap is not None:
+            floors.append(snap.floor)
+    assert floors[0] == frozenset({"4H", "KD", "QH", "9D", "JS"})
+    assert floors[-1] == (frozenset({"4H"}) if exposed else frozenset({"4H", "QH"}))
