@@ -82,10 +82,11 @@ BESIDE_REST = 0.25
 # (a card lying untouched beside them: none of it; a QD swept with the cards beside it, its
 # box looser than the card: 0.26 of the rest in detail, 0.31 in colour)
 BESIDE_STILL = 0.15
-# A missed card whose place changed less than `lifted_change` but at least this share, with
-# nothing else changing near it and nothing read there, was lifted: a white card off a pale
-# check (a card beside a landing one changes up to 0.3 of its place; `_lifted_alone`)
-LIFTED_ALONE = 0.3
+# A missed card whose place changed less than `lifted_change` but at least this share, as
+# much as a card landing there changes (a lift is a landing undone), with nothing new near it
+# and nothing read there, was lifted: a white card off a pale check (0.32-0.57 of its place
+# on held-out pale checks; a card beside a landing one changes up to 0.3: `_lifted_alone`)
+LIFTED_ALONE = LANDED_SHARE
 # how far (motion image pixels) a card's edge changes the motion image's detail beside it
 # (`_detail`'s 9 x 9 blur after a 3 x 3 one)
 DETAIL_REACH = 5
