@@ -932,7 +932,18 @@ class FloorTracker:
             return [o for o in missed if lift_share(o, self.cards[o]) > UNTOUCHED_MOST]
 
         def half_lifted(code: str) -> bool:  # a missed card's place changed like a pale lift
-            return LIFTED_ALONE <= lift_share(code, self.cards[code]) < self.config.lifted_change
+            known = self.cards[code]
+            share = lift_share(code, known)
+            return LIFTED_ALONE <= share < self.config.lifted_change and coloured(known)
+
+        def coloured(known: list[float]) -> bool:
+            # a lift shows in the colour too, more than a place that hardly changed
+            # (`BESIDE_STILL`): a card's white gives way to the cloth (0.27-0.55 of the places
+            # of cards scooped off pale checks), where a dark view's grain, brought up, changes
+            # the detail only (a QH lying on at a fifth of the light: 0.48 of its detail, none
+            # of its colour)
+            colour = None if lifted_mask is None else self._changed_share(known, lifted_mask)
+            return colour is None or colour > BESIDE_STILL
 
         def lifted_with(code: str) -> set[str]:
             # the missed cards whose places changed like a pale lift, next to one another
@@ -960,7 +971,7 @@ class FloorTracker:
                 # green gingham, nothing read there after). Cards scooped together off it
                 # (a 6H laid half over the 6D it took: 0.54 and 0.50) are lifted together:
                 # the same holds of each, the others set aside.
-                if share < LIFTED_ALONE:
+                if share < LIFTED_ALONE or not coloured(known):
                     return True
                 group = lifted_with(code)
                 others = [self.cards[o] for o in changed_missed() if o not in group]

@@ -1554,3 +1554,39 @@ def test_a_card_among_cards_swept_before_a_dark_camera_leaves_the_floor(seed, li
             floors.append(snap.floor)
     assert floors[0] == frozenset({"4H", "KD", "QH", "9D", "JS"})
     assert floors[-1] == (frozenset({"4H"}) if exposed else frozenset({"4H", "QH"}))
+
+
+@pytest.mark.parametrize("grain", [24.0, 32.0])
+def test_a_card_whose_place_changed_in_its_detail_alone_is_still_there(grain):
+    """R2 / one deck: a QH lies apart while a 9C is scooped elsewhere; the reads miss the
+    queen from then on, and her place's grey detail changed over half of it (blocks of grain
+    `grain` grey levels up or down, the same in every colour: a dark camera's grain brought
+    up) but not its colour. A lift shows in the colour too (a card's white gives way to the
+    cloth): held-out match 378 at a fifth of the light lost a QH whose detail changed 0.48,
+    none of its colour, and a 9D's capture beside her was judged a wrong capture. She still
+    lies there."""
+    from vision.scene import CardPlacement
+
+    h4 = CardPlacement("4H", (330.0, 300.0), -4.0, 115.0)
+    qh = CardPlacement("QH", (900.0, 470.0), 20.0, 115.0)
+    c9 = CardPlacement("9C", (650.0, 420.0), -5.0, 115.0)
+    placed = [h4, qh, c9]
+    shots = [Shot(0.8, placed, [], frozenset(p.code for p in placed)),
+             *scoop_shots(placed, c9, rest=[h4, qh])]  # fmt: skip
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    blocks = np.random.default_rng(0).choice([-grain, grain], size=(20, 20))
+    speckle = np.kron(blocks, np.ones((8, 8)))[..., None]  # 160 x 160 pixels over her place
+    reader = LabelReader(GEO)
+    tracker = FloorTracker(GEO, reader.observe)
+    floors = []
+    for t, frame, labels in video.frames(with_labels=True):
+        if t > 1.0:
+            lit = frame.astype(np.float32)
+            lit[390:550, 820:980] += speckle
+            frame = np.clip(lit, 0, 255).astype(np.uint8)
+        reader.labels = [lab for lab in labels if t <= 1.0 or lab.code != "QH"]
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            floors.append(snap.floor)
+    assert floors[0] == frozenset({"4H", "QH", "9C"})
+    assert floors[-1] == frozenset({"4H", "QH"})
