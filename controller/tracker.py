@@ -29,7 +29,7 @@ import numpy as np
 from controller.table_geometry import FLOOR, TableGeometry
 from controller.turns import Snapshot
 from vision.boxes import index_lengths_outside, iou
-from vision.cleanup import EXPOSE_LEAST, EXPOSE_MOST, WHITE_SHARE
+from vision.cleanup import WHITE_SHARE, exposure_gain
 
 # A card box whose inner part changed at most this much since the last snapshot is untouched.
 UNTOUCHED_MOST = 0.04
@@ -377,15 +377,16 @@ class FloorTracker:
     def _exposure_gain(self, *views: np.ndarray) -> float:
         """How much a dark camera's views would be brought up (`vision.cleanup.expose`): their
         white, the grey of the floor's brightest `WHITE_SHARE` in the brighter view (a card's
-        paper where cards lie), to `expose_white`; 1 where that gains less than `EXPOSE_LEAST`
-        (a camera exposed for the table; every rendered café table at full light)."""
+        paper where cards lie), to `expose_white`, by the recogniser's own rule
+        (`exposure_gain`: 1 for a camera exposed for the table, as every rendered café table
+        at full light). Read over the floor of the motion image's size, where
+        `cleanup.white_level`'s sampling of a whole frame would leave too few pixels."""
         assert self._mask is not None
         white = max(
             float(np.percentile(v.mean(axis=2)[self._mask], 100.0 * (1.0 - WHITE_SHARE)))
             for v in views
         )
-        gain = min(EXPOSE_MOST, self.config.expose_white / max(white, 1.0))
-        return gain if gain >= EXPOSE_LEAST else 1.0
+        return exposure_gain(white, self.config.expose_white)
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]
@@ -914,9 +915,13 @@ class FloorTracker:
         def listed(other: str) -> set[str]:  # every code the reads of `other` named
             return {c for r in self._reads for c, _p in r.alts.get(other, ())}
 
+        shares: dict[str, float] = {}  # each missed card's `lift_share`, measured once
+
         def lift_share(code: str, known: list[float]) -> float:
             # how much of a missed card's place changed, in its detail or in its colour, the
             # larger
+            if code in shares:
+                return shares[code]
             share = self._changed_share(known) or 0.0
             if lifted_mask is not None:
                 share = max(share, self._changed_share(known, lifted_mask) or 0.0)
@@ -924,6 +929,7 @@ class FloorTracker:
                 # its box is only a guess around its one index (the card may lie on any side,
                 # so a lift changes a part of it only): the index's own place tells
                 share = max(share, self._index_change(self._index[code], lifted_mask))
+            shares[code] = share
             return share
 
         def changed_missed() -> list[str]:
@@ -971,7 +977,7 @@ class FloorTracker:
                 # green gingham, nothing read there after). Cards scooped together off it
                 # (a 6H laid half over the 6D it took: 0.54 and 0.50) are lifted together:
                 # the same holds of each, the others set aside.
-                if share < LIFTED_ALONE or not coloured(known):
+                if not half_lifted(code):
                     return True
                 group = lifted_with(code)
                 others = [self.cards[o] for o in changed_missed() if o not in group]

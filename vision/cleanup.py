@@ -51,15 +51,23 @@ def white_level(frame_bgr: np.ndarray) -> float:
     return float(255 - int(np.searchsorted(above, WHITE_SHARE * grey.size)))
 
 
+def exposure_gain(level: float, white: float) -> float:
+    """The gain that brings a view whose white reads `level` up to `white`: 1 where that is
+    less than `EXPOSE_LEAST` (a camera exposed for the table), at most `EXPOSE_MOST`; `white`
+    0: off (1)."""
+    if white <= 0:
+        return 1.0
+    gain = min(EXPOSE_MOST, white / max(level, 1.0))
+    return gain if gain >= EXPOSE_LEAST else 1.0
+
+
 def expose(frame_bgr: np.ndarray, white: float) -> np.ndarray:
     """A dark frame scaled up so that its white (`white_level`) reads `white`: an under-exposed
     camera's (a dim café, a fixed exposure) or a greyish photo's. A frame that would gain less
     than `EXPOSE_LEAST` is returned as it is (as each of 200 rendered café tables with cards
     was), and none gains more than `EXPOSE_MOST`. `white` 0: off."""
-    if white <= 0:
-        return frame_bgr
-    gain = min(EXPOSE_MOST, white / max(white_level(frame_bgr), 1.0))
-    if gain < EXPOSE_LEAST:
+    gain = exposure_gain(white_level(frame_bgr), white)
+    if gain == 1.0:
         return frame_bgr
     lut = np.clip(np.arange(256) * gain, 0, 255).astype(np.uint8)
     return cv2.LUT(frame_bgr, lut)
