@@ -365,13 +365,17 @@ class Table(CardNaming):
                     "text": f"return {names} to the deck, deal a replacement",
                     "seat": self._next_dealer(),
                     "cards": list(intent.cards),
+                    "floor": _sorted(intent.floor),
+                    "places": {
+                        c: [round(float(v), 1) for v in self.tracker.cards[c]]
+                        for c in intent.cards
+                        if c in self.tracker.cards
+                    },
                 },
                 intent.t,
             )
             self._misdeal_prompt = e.id
-            self._asked_back = {
-                c: list(self.tracker.cards[c]) for c in intent.cards if c in self.tracker.cards
-            }
+            self._asked_back = {c: list(b) for c, b in e.data["places"].items()}
             self._announce(None, "7d" if intent.cards == ("7D",) else "UAit")
             return [e]
         if isinstance(intent, ShowCardPrompt):
@@ -959,6 +963,13 @@ class Table(CardNaming):
             )
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
+                # logs from before the fortieth session hold no floor and places: the table
+                # waits for the fixed deal to lie still (`TurnTracker.replaced`)
+                places = fix.data.get("places") or {}
+                self._asked_back = {c: [float(v) for v in b] for c, b in places.items()}
+                self.turns.resume_misdeal(
+                    frozenset(fix.data.get("floor") or ()), frozenset(fix.data.get("cards") or ())
+                )
 
     def _remember_read(self, e: Event) -> None:
         """Keep a doubtful turn's read (`reading` in its data) for `_take_back`, and whether

@@ -67,6 +67,7 @@ class MisdealPrompt:
 
     cards: tuple[str, ...]
     t: float
+    floor: frozenset[str] = frozenset()  # the dealt floor that holds them
 
 
 @dataclass(frozen=True)
@@ -383,6 +384,13 @@ class TurnTracker:
     log: list[str] = field(default_factory=list)
 
     # ---- control from the table -----------------------------------------------------------
+    def resume_misdeal(self, dealt: frozenset[str], asked: frozenset[str]) -> None:
+        """A restarted table while a misdeal prompt is open: the deal `dealt` was laid and the
+        prompt asked the cards `asked` back (R1.3); it is not raised again for them."""
+        self.seen_empty = True
+        self._last4 = frozenset(dealt) or None
+        self._prompted = frozenset(asked)
+
     def expect_deal(self, require_empty: bool = True, leftovers=frozenset()) -> None:
         """A new round: wait for the floor to be cleared (if asked) and 4 cards laid.
 
@@ -528,7 +536,7 @@ class TurnTracker:
             if bad:
                 if frozenset(bad) != self._prompted:
                     self._prompted = frozenset(bad)
-                    return [MisdealPrompt(bad, snap.t)]
+                    return [MisdealPrompt(bad, snap.t, s)]
                 return []
             self.set_floor(s)
             self._dealt_floor = s  # no play yet: the dealer may still return a card (R1.3)
