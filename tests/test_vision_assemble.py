@@ -9,6 +9,7 @@ from vision.recognizer import (
     IndexHit,
     Recognizer,
     _drop_fragments,
+    _plausible_cards,
     _plausible_indices,
     _strong_first,
 )
@@ -400,3 +401,35 @@ def test_a_card_whose_body_is_not_found_is_read_from_its_two_corners(rec):
     faint = _hit(rec, [297, 112, 308, 137], {"AC": 0.3, "7S": 0.25}, det_conf=0.25)
     groups = rec._group([*hits[:5], faint], [seven, eight])
     assert all(box is not None for _members, box in groups)
+
+
+def test_an_index_boxed_as_a_card_is_read_as_a_lone_index(rec, monkeypatch):
+    # Held-out match 526 at 0.3 of the light (floor crop 870 x 560): the detector boxed the
+    # QS's index [459, 260, 479, 285] as a card [459, 254, 477, 286]. The tracker then held
+    # the QS at that 18 x 32 px box and named the card seen whole there later TS (one deck).
+    cards = np.array([[288, 220, 403, 340], [459, 254, 477, 286]], np.float32)
+    idx = np.array([[285, 246, 309, 275], [459, 260, 479, 285]], np.float32)
+    assert _plausible_cards(cards, idx, 1.5, 870, 560).tolist() == [0]
+    # a card box 1.5 times its index's length or longer stands (a card 24 x 38 px holds
+    # an index 25 px long: 1.52)
+    small = np.array([[459, 250, 483, 288]], np.float32)
+    assert _plausible_cards(small, idx[1:], 1.5, 870, 560).tolist() == [0]
+    # ... and so does a box touching the image's edge: a card mostly outside it (a phone's
+    # close-up, IMG_20220921_194141: a card box 204 x 189 px round an index 166 px long)
+    edge = np.array([[436, 451, 640, 640]], np.float32)
+    big = np.array([[460, 470, 600, 636]], np.float32)
+    assert _plausible_cards(edge, big, 1.5, 640, 640).tolist() == [0]
+    assert _plausible_cards(edge, big, 1.5, 700, 700).tolist() == []
+    # no index: nothing to judge by
+    assert _plausible_cards(cards, np.zeros((0, 4), np.float32), 1.5, 870, 560).tolist() == [0, 1]
+
+    # what `find` gives the reads: the card box gone, the index kept (read as a lone index,
+    # its card's box guessed around it)
+    monkeypatch.setattr(
+        rec,
+        "_detect_scaled",
+        lambda frame: (idx, np.array([0.47, 0.31]), cards, np.array([0.67, 0.36])),
+    )
+    found_idx, _ic, found_cards, found_conf = rec.find(np.zeros((560, 870, 3), np.uint8))
+    assert found_cards.tolist() == [[288, 220, 403, 340]] and found_conf.tolist() == [0.67]
+    assert found_idx.tolist() == idx.tolist()

@@ -112,6 +112,9 @@ class Recognizer:
     LONE_MIN_CONFIDENCE = 0.15  # the least confidence of a read with no card box around it
     RUNNER_UP_SHARE = 0.08  # a duplicate read is renamed only to a runner-up at least this likely
     MAX_INDEX_TO_CARD = 0.7  # an "index" longer than this share of the largest card is not one
+    # a "card" whose long side is under this many times its index's is that index boxed as a
+    # card (a dim view, 0.3 of the light: a QS's index boxed 18 x 32 px), unless cut by an edge
+    MIN_CARD_TO_INDEX = 1.5
     ROI_MARGIN = 0.5  # card lengths added around what the coarse pass saw
     ROI_MAX_SHARE = 0.8  # a region covering more of the frame than this: read it all
     PAIR_MIN_JOINT = 0.05  # the least chance that two corner reads name the same card
@@ -370,6 +373,9 @@ class Recognizer:
         scores (weak ones too, where these reads keep them; an "index" too long for the cards
         seen dropped), card boxes and theirs, as (N, 4) pixel and (N,) arrays."""
         idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
+        h, w = frame_bgr.shape[:2]
+        cards = _plausible_cards(card_boxes, idx_boxes, self.MIN_CARD_TO_INDEX, w, h)
+        card_boxes, card_conf = card_boxes[cards], card_conf[cards]
         keep = _plausible_indices(idx_boxes, card_boxes, self.MAX_INDEX_TO_CARD)
         return idx_boxes[keep], idx_conf[keep], card_boxes, card_conf
 
@@ -1183,6 +1189,31 @@ def _plausible_indices(idx: np.ndarray, cards: np.ndarray, most: float) -> np.nd
     card = float((cards[:, 2:] - cards[:, :2]).max())
     sides = (idx[:, 2:] - idx[:, :2]).max(axis=1)
     return np.flatnonzero(sides <= most * card)
+
+
+def _plausible_cards(
+    cards: np.ndarray, idx: np.ndarray, least: float, w: int, h: int
+) -> np.ndarray:
+    """Indices of the card boxes that could be a card: not one whose long side is under
+    `least` times the long side of an index whose centre it holds (the index itself boxed as
+    a card: it tells no more than the index, which is read as a lone one), unless the box
+    touches the image's edge (a card mostly outside the frame)."""
+    if not len(cards) or not len(idx):
+        return np.arange(len(cards))
+    edge = (
+        (cards[:, 0] <= EDGE_PX)
+        | (cards[:, 1] <= EDGE_PX)
+        | (cards[:, 2] >= w - EDGE_PX)
+        | (cards[:, 3] >= h - EDGE_PX)
+    )
+    card_side = (cards[:, 2:] - cards[:, :2]).max(axis=1)
+    index_side = (idx[:, 2:] - idx[:, :2]).max(axis=1)
+    holds = _centres_inside(idx.astype(np.float64), cards.astype(np.float64))  # (idx, cards)
+    longest = np.where(holds, index_side[:, None], 0.0).max(axis=0)
+    return np.flatnonzero(edge | (card_side >= least * longest))
+
+
+EDGE_PX = 2.0  # a box this near the image's edge is cut by it
 
 
 def _strong_first(boxes: np.ndarray, scores: np.ndarray, strong: float):
