@@ -963,7 +963,7 @@ class Table(CardNaming):
             )
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
-                # logs from before the fortieth session hold no floor and places: the table
+                # logs from before the forty-first session hold no floor and places: the table
                 # waits for the fixed deal to lie still (`TurnTracker.replaced`)
                 places = fix.data.get("places") or {}
                 self._asked_back = {c: [float(v) for v in b] for c, b in places.items()}
