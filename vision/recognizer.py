@@ -371,7 +371,8 @@ class Recognizer:
     def find(self, frame_bgr: np.ndarray):
         """The detector's boxes in a prepared frame, before any is read: index boxes and their
         scores (weak ones too, where these reads keep them; an "index" too long for the cards
-        seen dropped), card boxes and theirs, as (N, 4) pixel and (N,) arrays."""
+        seen dropped), card boxes and theirs (a "card" hardly longer than an index it holds
+        dropped: `MIN_CARD_TO_INDEX`), as (N, 4) pixel and (N,) arrays."""
         idx_boxes, idx_conf, card_boxes, card_conf = self._detect_scaled(frame_bgr)
         h, w = frame_bgr.shape[:2]
         cards = _plausible_cards(card_boxes, idx_boxes, self.MIN_CARD_TO_INDEX, w, h)
@@ -1191,6 +1192,9 @@ def _plausible_indices(idx: np.ndarray, cards: np.ndarray, most: float) -> np.nd
     return np.flatnonzero(sides <= most * card)
 
 
+EDGE_PX = 2.0  # a box this near the image's edge is cut by it
+
+
 def _plausible_cards(
     cards: np.ndarray, idx: np.ndarray, least: float, w: int, h: int
 ) -> np.ndarray:
@@ -1211,9 +1215,6 @@ def _plausible_cards(
     holds = _centres_inside(idx.astype(np.float64), cards.astype(np.float64))  # (idx, cards)
     longest = np.where(holds, index_side[:, None], 0.0).max(axis=0)
     return np.flatnonzero(edge | (card_side >= least * longest))
-
-
-EDGE_PX = 2.0  # a box this near the image's edge is cut by it
 
 
 def _strong_first(boxes: np.ndarray, scores: np.ndarray, strong: float):
