@@ -134,7 +134,6 @@ class Table(CardNaming):
         self._deal_reads: dict[str, tuple] = {}  # code -> its read, while a deal is laid
         self._dealt_readings: dict[str, tuple] = {}  # the round's dealt cards' reads
         self._boxes: dict[str, list[float]] = {}  # where each card lay in the last view
-        self._asked_back: dict[str, list[float]] = {}  # dealt cards a misdeal prompt named: places
         self._side_events: list[Event] = []  # events appended while an intent was prepared
         self._misdeal_prompt: int | None = None
         past = list(events or [])
@@ -221,15 +220,26 @@ class Table(CardNaming):
     def _replaced(self, back: frozenset[str], added: frozenset[str]) -> frozenset[str] | None:
         """Of the cards that came (`added`), those lying where the dealt cards `back` lay when
         the misdeal prompt asked them back (R1.3: each replacement dealt into its gap); None
-        where a place is unknown (a restarted table) or holds no new card or more than one."""
+        where a place is unknown (a log from before prompts held them) or holds no new card or
+        more than one."""
         cards, new = self.tracker.cards, set()
+        asked = self._asked_back()
         for code in back:
-            place = self._asked_back.get(code)
+            place = asked.get(code)
             at = [c for c in added if place and c in cards and same_place(cards[c], place)]
             if len(at) != 1:
                 return None
             new.add(at[0])
         return frozenset(new)
+
+    def _asked_back(self) -> dict[str, list[float]]:
+        """Where the dealt cards the open `misdeal_fix` prompts name lay when they were asked
+        back (the prompts' `places`; the newest prompt's last)."""
+        places: dict[str, list[float]] = {}
+        for p in self.state.prompts:
+            if p.open and p.kind == "misdeal_fix":
+                places.update(p.data.get("places") or {})
+        return places
 
     def _reached(self, arms: tuple[tuple[int, float], ...]) -> int | None:
         """How many seats after the seat to play (R1.5: turns pass to the next seat) the arm
@@ -367,7 +377,7 @@ class Table(CardNaming):
                     "cards": list(intent.cards),
                     "floor": _sorted(intent.floor),
                     "places": {
-                        c: [round(float(v), 1) for v in self.tracker.cards[c]]
+                        c: _rounded(self.tracker.cards[c])
                         for c in intent.cards
                         if c in self.tracker.cards
                     },
@@ -375,7 +385,6 @@ class Table(CardNaming):
                 intent.t,
             )
             self._misdeal_prompt = e.id
-            self._asked_back = {c: list(b) for c, b in e.data["places"].items()}
             self._announce(None, "7d" if intent.cards == ("7D",) else "UAit")
             return [e]
         if isinstance(intent, ShowCardPrompt):
@@ -963,10 +972,8 @@ class Table(CardNaming):
             )
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
-                # logs from before the forty-first session hold no floor and places: the table
-                # waits for the fixed deal to lie still (`TurnTracker.replaced`)
-                places = fix.data.get("places") or {}
-                self._asked_back = {c: [float(v) for v in b] for c, b in places.items()}
+                # (logs from before the forty-first session hold no floor and places: the
+                # table waits for the fixed deal to lie still, `TurnTracker.replaced`)
                 self.turns.resume_misdeal(
                     frozenset(fix.data.get("floor") or ()), frozenset(fix.data.get("cards") or ())
                 )
