@@ -916,6 +916,7 @@ class FloorTracker:
             return {c for r in self._reads for c, _p in r.alts.get(other, ())}
 
         shares: dict[str, float] = {}  # each missed card's `lift_share`, measured once
+        colours: dict[str, float | None] = {}  # ... and the share of it in its colour
 
         def lift_share(code: str, known: list[float]) -> float:
             # how much of a missed card's place changed, in its detail or in its colour, the
@@ -923,8 +924,9 @@ class FloorTracker:
             if code in shares:
                 return shares[code]
             share = self._changed_share(known) or 0.0
-            if lifted_mask is not None:
-                share = max(share, self._changed_share(known, lifted_mask) or 0.0)
+            colour = None if lifted_mask is None else self._changed_share(known, lifted_mask)
+            colours[code] = colour
+            share = max(share, colour or 0.0)
             if code in self._index:
                 # its box is only a guess around its one index (the card may lie on any side,
                 # so a lift changes a part of it only): the index's own place tells
@@ -940,15 +942,15 @@ class FloorTracker:
         def half_lifted(code: str) -> bool:  # a missed card's place changed like a pale lift
             known = self.cards[code]
             share = lift_share(code, known)
-            return LIFTED_ALONE <= share < self.config.lifted_change and coloured(known)
+            return LIFTED_ALONE <= share < self.config.lifted_change and coloured(code)
 
-        def coloured(known: list[float]) -> bool:
+        def coloured(code: str) -> bool:
             # a lift shows in the colour too, more than a place that hardly changed
             # (`BESIDE_STILL`): a card's white gives way to the cloth (0.27-0.55 of the places
             # of cards scooped off pale checks), where a dark view's grain, brought up, changes
             # the detail only (a QH lying on at a fifth of the light: 0.48 of its detail, none
-            # of its colour)
-            colour = None if lifted_mask is None else self._changed_share(known, lifted_mask)
+            # of its colour; `lift_share` measured it)
+            colour = colours[code]
             return colour is None or colour > BESIDE_STILL
 
         def lifted_with(code: str) -> set[str]:
