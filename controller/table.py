@@ -542,6 +542,8 @@ class Table(CardNaming):
             # the 4th dealt card, read too faintly, named from that read: kept at its place
             card, share, box = intent.faint
             data["faint"] = {"card": card, "share": round(share, 3), "box": _rounded(box)}
+            if (guessed := self.tracker.guessed_index(box)) is not None:
+                data["faint"]["index"] = _rounded(guessed)  # the box only guessed around it
             self.tracker.adopt(card, box, share)
         out.append(self._emit(ev.ROUND_STARTED, data, intent.t))
         if intent.misdeal:
@@ -623,6 +625,9 @@ class Table(CardNaming):
                             lies = self.tracker.cards.get(obs.card)
                             if lies is not None:  # where it lies (a restarted table keeps it)
                                 data["box"] = _rounded(lies)
+                                guessed = self.tracker.guessed_index(code=obs.card)
+                                if guessed is not None:
+                                    data["index"] = _rounded(guessed)
                             self._rename_lying(obs.card, code, obs.confidence)
                     else:
                         fixed = self._doubtful_taken(obs, before, after, tuple(m.history))
@@ -646,6 +651,8 @@ class Table(CardNaming):
         if obs.faint_box is not None:
             data["faint"] = True  # read too faintly to accept; it stayed: a trail
             data["box"] = _rounded(obs.faint_box)  # where it lies
+            if (guessed := self.tracker.guessed_index(obs.faint_box)) is not None:
+                data["index"] = _rounded(guessed)  # the box only guessed around that index
             if obs.card is not None and not obs.cleared:
                 self.tracker.adopt(obs.card, obs.faint_box, obs.confidence)
         remember = data.get("doubtful") and obs.reading and data.get("card") == obs.card
@@ -1014,9 +1021,11 @@ class Table(CardNaming):
                 self._kept.update(d.get("kept", ()))
             dealt = d.get("faint") if e.type == ev.ROUND_STARTED else None
             if dealt and dealt.get("card") in floor:
-                self.tracker.adopt(dealt["card"], dealt["box"], float(dealt.get("share", 0.0)))
+                share = float(dealt.get("share", 0.0))
+                self.tracker.adopt(dealt["card"], dealt["box"], share, dealt.get("index"))
             if e.type in (ev.TURN, ev.FOUL) and d.get("box") and d.get("card") in floor:
-                self.tracker.adopt(d["card"], d["box"], float(d.get("confidence", 0.0)))
+                conf = float(d.get("confidence", 0.0))
+                self.tracker.adopt(d["card"], d["box"], conf, d.get("index"))
             if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
 

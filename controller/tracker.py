@@ -843,12 +843,22 @@ class FloorTracker:
         self._index.pop(code, None)
         self._known_conf.pop(code, None)
 
-    def adopt(self, code: str, box, confidence: float) -> None:
+    def guessed_index(self, box=None, code: str | None = None) -> list[float] | None:
+        """The one index a box was only guessed around: a recent faint read's `box`
+        (`Snapshot.faint_box`), or the known box of the card `code` (None: a card's own box,
+        or neither known)."""
+        if code is not None:
+            return self._index.get(code)
+        return self._faint_guesses.get(tuple(float(v) for v in box))
+
+    def adopt(self, code: str, box, confidence: float, index=None) -> None:
         """A card read too faintly to accept lies at `box` as `code` (its owner judged it a
-        trail): later reads keep it there like any card of the last snapshot."""
+        trail): later reads keep it there like any card of the last snapshot. `index`: the
+        one index that box was only guessed around (default: `guessed_index`; a restarted
+        table reads it from the log)."""
         self.cards[code] = [float(v) for v in box]
         self._index.pop(code, None)
-        guessed = self._faint_guesses.get(tuple(float(v) for v in box))
+        guessed = self.guessed_index(box) if index is None else [float(v) for v in index]
         if guessed is not None:
             self._index[code] = guessed  # (the box only a guess around that index)
         self._known_conf[code] = float(confidence)

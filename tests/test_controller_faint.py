@@ -18,7 +18,7 @@ from controller.simulator import Shot, SimVideo
 from controller.table import Table
 from controller.table_geometry import TableGeometry
 from controller.table_state import replay
-from controller.tracker import FloorTracker
+from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import Snapshot
 from tests.test_controller_tracker import lay_shots, scoop_shots, track
 
@@ -381,6 +381,76 @@ def test_a_restarted_table_keeps_a_faint_trail_where_it_lies():
     resumed = Table(events=log)
     assert resumed.tracker.cards["KH"] == list(box)
     assert resumed.state.to_dict() == table.state.to_dict()
+
+
+def _guessed_faint_queen(restart_at: float | None) -> tuple[list, Table]:
+    """Four dealt cards; seat 1 tosses a QH read only faintly (QH 0.80, TH 0.15), from its one
+    lower-left index, at a square guessed around it that reaches off the card; seat 0 lays an
+    8S (the QH is judged a trail, read whole from then on), seat 1 a 2D, and seat 0 scoops
+    the QH. The table restarted from its log at `restart_at` (seconds) where given: the
+    events of that run and the table at the end."""
+    from tests.test_controller_tracker import GuessedFaintReader
+    from vision.scene import CardPlacement
+
+    class Reader(GuessedFaintReader):
+        def observe(self, image, t):
+            obs = super().observe(image, t)
+            for card in obs.cards:
+                if card.code == "QH" and t <= self.whole_at:
+                    card.alts = [("QH", 0.80), ("TH", 0.15), ("TD", 0.01)]
+            return obs
+
+    def lay(code, x, y, turned):
+        return CardPlacement(code, (x, y), turned, 115.0)
+
+    deal = [lay("9C", 380, 300, 4), lay("5H", 850, 300, -3), lay("4S", 620, 260, 2),
+            lay("KD", 900, 470, -5)]  # fmt: skip
+    queen, eight, two = lay("QH", 480, 440, 0), lay("8S", 700, 480, 4), lay("2D", 300, 520, 3)
+    top, bottom = (600.0, -40.0), (800.0, 760.0)  # seat 1's and seat 0's arms
+    shots = [
+        Shot(0.8, deal, [], frozenset(p.code for p in deal)),
+        *lay_shots(deal, queen, top),
+        *lay_shots([*deal, queen], eight, bottom),
+        *lay_shots([*deal, queen, eight], two, top),
+        *scoop_shots([*deal, queen, eight, two], queen, bottom),
+    ]
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = Reader(GEO, whole_at=0.8 + 1.6 + 0.5)  # as the 8S comes
+
+    def start(events=None) -> Table:
+        return Table("classic", 2, 0, geometry=GEO, recognizer=reader, events=events,
+                     subscribers=[log.append], tracker_config=TrackerConfig(reference=1.0))  # fmt: skip
+
+    log: list = []
+    table = start()
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels = labels
+        if restart_at is not None and t >= restart_at:
+            table, restart_at = start(list(log)), None
+        table.feed_frame(frame, t)
+    return log, table
+
+
+def test_a_restarted_table_keeps_the_index_a_faint_trails_box_was_guessed_around_r2_7():
+    # The faint QH's box is only a square guessed around its index: the turn logs that
+    # index beside the box, and a table restarted just after it (before the QH is read
+    # whole) adopts the QH there knowing the box a guess, as the live table knew it; the
+    # rest of the round reads as the live table read it (the 2D a trail; the QH scooped,
+    # seat 0 asked to show the card that took it).
+    live_log, live = _guessed_faint_queen(None)
+    log, table = _guessed_faint_queen(3.45)
+    queen = next(e for e in log if e.type == TURN and e.data["card"] == "QH")
+    assert (queen.data["verdict"], queen.data["faint"]) == ("trail", True)  # R2.7: no Q lay
+    x1, y1, x2, y2 = queen.data["box"]
+    ix1, iy1, ix2, iy2 = queen.data["index"]
+    assert x1 < ix1 < ix2 < x2 and y1 < iy1 < iy2 < y2  # the box only guessed around it
+    resumed = Table(events=[e for e in log if e.t <= queen.t])
+    assert resumed.tracker.guessed_index(code="QH") == queen.data["index"]
+    strip = [(e.type, e.data.get("card"), e.data.get("floor_after")) for e in log]
+    assert strip == [(e.type, e.data.get("card"), e.data.get("floor_after")) for e in live_log]
+    assert [e.type for e in log][-1] == PROMPT and log[-1].data["kind"] == "show_card"
+    assert "QH" not in log[-1].data["floor_after"]
+    assert table.state.to_dict()["floor"] == live.state.to_dict()["floor"]
 
 
 def _laid(clock: Clock, cards: str, card: str, conf: float, reading: tuple) -> Snapshot:
