@@ -52,6 +52,20 @@ SAME_BOX_IOU = 0.95
 # box, its read listing that card's code: that card seen again (a tossed queen's box cut
 # short in one look and read as another suit in the other: 45 %)
 SECOND_LOOK_SHARE = 0.4
+# a closer look's box of a card the first look named, read as that card at least as surely,
+# holding this share of the first box and at most GROWN_MOST times its area: the card's whole
+# box, the first cut short (a tossed 9C boxed 105x108 px, read whole at 133x133 holding 95 %
+# of it, at 0.3 of the light at 131x134 holding 89 %)
+GROWN_HOLDS = 0.8
+GROWN_MOST = 2.0
+# Another card's index read inside a card's box tells a card landed there where that box
+# changed by this share or more (a 5D tossed over the corner of an 8C: 0.30 of the 8C's box,
+# 0.296 at 0.3 of the light; its far corner over the TH beside it: 0.18) ...
+INSIDE_CHANGED = 0.1
+# ... and that index is read at least this share as surely as the card whose box holds it
+# (the 5D 0.23, the 8C whose corner it covered 0.24; a KC read in the figure of a QD read
+# 0.65 sure, as a 4C beside it was scooped: 0.13)
+INSIDE_AS_SURE = 0.5
 # A read of a card's own code holding this share of its known box reads it at its place
 # (a tossed QH adopted from a faint read at its lower corner, read again over its top: 37 %)
 KNOWN_HELD = 0.3
@@ -165,6 +179,10 @@ class Read:
     unreadable_alts: list[list] = field(default_factory=list)
     # floor cards whose box is only a guess around their one index read: that index's box
     index: dict[str, list[float]] = field(default_factory=dict)
+    # floor detections read as another code in the very box of a card named here: another
+    # card's index inside that card's box (the recogniser keeps the box around it), its own
+    # body not found: (box, confidence, alts), and that card's confidence
+    inside: list[tuple[list[float], float, list, float]] = field(default_factory=list)
 
     def take(self, code: str) -> tuple:
         """Remove a floor card's read; what `put` needs to bring it back."""
@@ -530,6 +548,15 @@ class FloorTracker:
                 # scale differs with the crop's size: a card missed in one crop shows in another)
                 if self._focus_look(frame, t, read, blob, margin * card):
                     break
+        for box, _conf, alts, _holder in list(read.inside):
+            # another card's index read inside a card's box that changed, its code new to the
+            # floor: a card landed over that box's edge, its body not found (a QH tossed
+            # between a 4C and a TS, its corner over the TS, the change beside them within
+            # their margins): look there closer too
+            code = alts[0][0] if alts else None
+            if code is None or code in read.floor or code in self.cards or self._untouched(box):
+                continue
+            self._focus_look(frame, t, read, tuple(box), card)
 
     def _focus_look(
         self, frame: np.ndarray, t: float, read: Read, blob: tuple[float, ...], margin: float
@@ -592,16 +619,29 @@ class FloorTracker:
             # (one cut short) and its code among the read's runners-up
             named = {c for c, _p in alts} if second else set()
             share = SECOND_LOOK_SHARE
-            if any(
-                _within(box, b)
+            seen = [
+                c
+                for c, b in read.boxes.items()
+                if _within(box, b)
                 or _within(b, box)
                 or (c == code and _within(box, b, 0.2))
                 or (c in named and (_within(box, b, share) or _within(b, box, share)))
                 or self._body_of(box, read.index.get(c))
                 or _corner_beside(index, alts, c, b)
-                for c, b in read.boxes.items()
-            ):
+            ]
+            if seen:
                 self.merged += 1  # a second look at a card already named (its other corner)
+                holder = next((c for c in seen if read.boxes[c] == box), None)
+                if code not in seen and holder is not None:
+                    read.inside.append((box, conf, alts, read.floor[holder]))
+                if second and code in seen and index is None:
+                    _take_whole_box(read, code, conf, box)
+                continue
+            if second and self._shared_then_whole(read, code, conf):
+                # the first look named it at a box it shared with another card's read (its
+                # index inside that card's box); seen whole elsewhere, surer: it lies there
+                read.boxes[code], read.floor[code], read.alts[code] = box, conf, alts
+                read.index.pop(code, None)
                 continue
             name, conf, unsure = self._name(code, conf, box, alts, read)
             if name is None:
@@ -614,6 +654,15 @@ class FloorTracker:
             if unsure:
                 read.unsure.add(name)
         return read
+
+    @staticmethod
+    def _shared_then_whole(read: Read, code: str, conf: float) -> bool:
+        """Whether a closer look's read of `code`, `conf` sure, at a box of its own (not merged
+        with the cards `read` names) places a card the first look named at a box it shared
+        with another card's read (`Read.inside`) and read less surely."""
+        if code not in read.floor or conf <= read.floor[code]:
+            return False
+        return any(read.boxes[code] == inside[0] for inside in read.inside)
 
     def _body_of(self, box: list[float], index: list[float] | None) -> bool:
         """Whether a detection at `box`, weaker than the read named from the lone corner index
@@ -894,6 +943,13 @@ class FloorTracker:
             for (box, _conf), alts in zip(r.unreadable, r.unreadable_alts, strict=False):
                 if not _covered(box, taken) and self._landed(box):
                     add(alts, box)
+            for box, conf, alts, holder in r.inside:
+                # another card's index read inside a card's box where the pixels changed,
+                # about as surely as that card: a card landed over part of it, its body not
+                # found (a 5D tossed over an 8C's corner)
+                new = bool(alts) and alts[0][0] not in floor and conf >= INSIDE_AS_SURE * holder
+                if new and not self._untouched(box, INSIDE_CHANGED):
+                    add(alts, box)
         if best[2] is not None:
             self._faint_guesses[best[1]] = [float(v) for v in best[2]]
             while len(self._faint_guesses) > FAINT_GUESSES_KEPT:
@@ -1066,14 +1122,15 @@ class FloorTracker:
                             (same_box and overlap >= SAME_BOX_IOU)
                             or (unsure and overlap >= ONE_PLACE_IOU)
                             # ... and so is an unsure read of part of it that names it too,
-                            # or of all but its edge where nothing landed (its box cut short by
-                            # a card landed over that edge: a 6C read TC 0.39 in 0.81 of its
-                            # box as a 9S landed over it)
+                            # or of all but its edge where nothing landed, whatever it names
+                            # (its box cut short by a card landed over that edge: a 6C read TC
+                            # 0.39 in 0.81 of its box as a 9S landed over it; a 6D read 7D
+                            # 0.42, none of its read a 6, in 0.93 of its box as a 4D landed
+                            # over its edge, 0.26 of that box's detail changed)
                             or (
                                 unsure
-                                and code in listed(other)
                                 and (
-                                    _part_of(boxes[other], here)
+                                    (code in listed(other) and _part_of(boxes[other], here))
                                     or (
                                         _within(boxes[other], here, PART_INSIDE)
                                         and not self._landed(boxes[other])
@@ -1343,6 +1400,19 @@ def same_place(a, b) -> bool:
 def _covered(box: list[float], named: list[list[float]]) -> bool:
     """Whether a box is the same place as one of the named cards' boxes."""
     return any(same_place(box, b) for b in named)
+
+
+def _take_whole_box(read: Read, code: str, conf: float, box: list[float]) -> None:
+    """A closer look read the card `read` names `code` again, at least as surely, boxed whole
+    at `box` around the first look's box cut short (`GROWN_MOST` times its area at most): the
+    card lies at `box` (a later look's box reaching past the short one is then the card's
+    own, not another card beside it)."""
+    first = read.boxes[code]
+    area = (first[2] - first[0]) * (first[3] - first[1])
+    card_sized = (box[2] - box[0]) * (box[3] - box[1]) <= GROWN_MOST * area
+    if conf >= read.floor.get(code, 1.0) and _within(first, box, GROWN_HOLDS) and card_sized:
+        read.boxes[code] = box
+        read.index.pop(code, None)
 
 
 def _within(box: list[float], other: list[float], share: float = 0.6) -> bool:
