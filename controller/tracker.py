@@ -522,7 +522,8 @@ class FloorTracker:
                 read.put(code, faint)  # the closer look named no card there: as it was
 
     def _focus(self, frame: np.ndarray, t: float, small: np.ndarray, read: Read) -> None:
-        """Something new lies where no card was read: look again, closer, at that place."""
+        """Something new lies where no card was read, or another card's index was read inside
+        a card's box that changed (`Read.inside`): look again, closer, at that place."""
         assert self._ref is not None and self._mask is not None and self._size is not None
         w, h = self._size
         sx, sy = small.shape[1] / w, small.shape[0] / h
