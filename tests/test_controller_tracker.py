@@ -62,6 +62,8 @@ def track(video: SimVideo, config: TrackerConfig | None = None, reader=None, eac
     snaps = []
     for t, frame, labels in video.frames(with_labels=True):
         reader.labels = labels
+        if hasattr(reader, "frame"):
+            reader.frame = frame  # (a reader whose closer looks find cards in the frame)
         snap = tracker.feed(frame, t)
         if snap is not None:
             snaps.append(snap)
@@ -586,13 +588,7 @@ def test_a_card_missed_where_it_landed_is_looked_for_again_wider(wider):
     shots = [Shot(0.8, [kd, qs], [], frozenset({"KD", "QS"})), *lay_shots([kd, qs], d3)]
     video = SimVideo(None, shots, 15, (1280, 720), "aguilar-lgpl3", 9, GEO)
     reader = ScaleShyReader(GEO, "3D", 450)
-    tracker = FloorTracker(GEO, reader.observe, TrackerConfig(focus_wider=wider))
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels, reader.frame = labels, frame
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            snaps.append(snap.floor)
+    snaps = [s.floor for s in track(video, TrackerConfig(focus_wider=wider), reader)[0]]
     assert snaps[0] == frozenset({"KD", "QS"})
     if wider:
         assert snaps[-1] == frozenset({"KD", "QS", "3D"})
@@ -642,13 +638,7 @@ def test_a_cards_index_read_inside_a_changed_card_box_is_looked_at_closer():
     video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
     reader = CornerInsideReader(GEO, "QH", "TS")
     # (no change beside the cards big enough to look at: the QH's change lay in their margins)
-    tracker = FloorTracker(GEO, reader.observe, TrackerConfig(focus_min_px=10**6))
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels, reader.frame = labels, frame
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            snaps.append(snap.floor)
+    snaps = [s.floor for s in track(video, TrackerConfig(focus_min_px=10**6), reader)[0]]
     assert snaps[0] == frozenset({"4C", "TS"})
     assert snaps[-1] == frozenset({"4C", "TS", "QH"})
 
@@ -995,15 +985,8 @@ def test_a_card_read_too_faintly_where_it_landed_is_read_again_closer(closer):
     shots = [Shot(0.8, [d4, ad], [], frozenset({"4D", "AD"})), *lay_shots([d4, ad], qh)]
     video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
     reader = FarFaintReader(GEO, "QH", "KD")
-    tracker = FloorTracker(
-        GEO, reader.observe, TrackerConfig(reference=1.0, faint_closer=closer, focus_reads=True)
-    )
-    snaps = []
-    for t, frame, labels in video.frames(with_labels=True):
-        reader.labels, reader.frame = labels, frame
-        snap = tracker.feed(frame, t)
-        if snap is not None:
-            snaps.append(snap)
+    config = TrackerConfig(reference=1.0, faint_closer=closer, focus_reads=True)
+    snaps = track(video, config, reader)[0]
     assert snaps[0].floor == frozenset({"4D", "AD"})
     if closer:
         assert snaps[-1].floor == frozenset({"4D", "AD", "QH"})
