@@ -922,7 +922,7 @@ def test_a_card_named_at_another_cards_box_and_seen_whole_closer_lies_where_seen
     tracker._to_read(closer, (1280, 720), (0, 0), read)
     assert set(read.floor) == {"4D", "5H", "9C", "QH", "8C"}
     assert read.boxes["5H"] == [481, 172, 612, 303]
-    assert [alts[0][0] for _box, alts in read.inside] == ["6S"]  # (kept where it lies)
+    assert [alts[0][0] for _box, _conf, alts, _holder in read.inside] == ["6S"]  # (kept there)
 
 
 def test_a_lone_corner_just_outside_a_cards_box_read_as_it_nearly_is_that_card():
