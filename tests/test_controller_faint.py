@@ -20,7 +20,7 @@ from controller.table_geometry import TableGeometry
 from controller.table_state import replay
 from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import Snapshot
-from tests.test_controller_tracker import lay_shots, scoop_shots, track
+from tests.test_controller_tracker import InsideReader, lay_shots, scoop_shots, track
 
 GEO = TableGeometry.default(2)
 
@@ -295,28 +295,6 @@ def test_the_tracker_keeps_what_it_read_of_a_card_too_faint_to_accept():
     assert set(shares) == {"KS", "KC", "3S"}
 
 
-class InsideReader(FaintReader):
-    """Exact labels, but the card `faint`'s body is not found: only its index is read, faintly
-    (`alts`, 0.23 sure), inside the box of the card `holder` it lies over, which is read
-    `holder_conf` sure (its corner covered), and the recogniser gives it that card's box (as
-    it does another card's index inside a card box)."""
-
-    def __init__(self, geometry, faint: str, alts: list, holder: str, holder_conf: float):
-        super().__init__(geometry, faint, alts)
-        self.holder, self.holder_conf = holder, holder_conf
-
-    def observe(self, image, t):
-        obs = super().observe(image, t)
-        held = next((c for c in obs.cards if c.code == self.holder), None)
-        if held is not None and any(c.code == self.alts[0][0] for c in obs.cards):
-            held.confidence = self.holder_conf
-        for card in obs.cards:
-            if card.code == self.alts[0][0] and held is not None:
-                card.box, card.confidence = list(held.box), 0.23
-        obs.cards.sort(key=lambda c: c.code != self.holder)  # (the holder read first)
-        return obs
-
-
 @pytest.mark.parametrize(("x", "holder_conf"), [(490.0, 0.24), (505.0, 0.24), (525.0, 0.24),
                                                (490.0, 0.65)])  # fmt: skip
 def test_a_cards_index_read_inside_the_card_it_landed_over_is_a_faint_read_r2_2(x, holder_conf):
@@ -341,7 +319,7 @@ def test_a_cards_index_read_inside_the_card_it_landed_over_is_a_faint_read_r2_2(
     shots = [Shot(0.8, [c8, kd], [], frozenset({"8C", "KD"})), *lay_shots([c8, kd], d5)]
     video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
     alts = [("5D", 0.64), ("JD", 0.26), ("9D", 0.01)]
-    snaps = track(video, reader=InsideReader(GEO, "5D", alts, "8C", holder_conf))[0]
+    snaps = track(video, reader=InsideReader(GEO, "5D", "8C", alts, 0.23, holder_conf))[0]
     assert snaps[0].floor == frozenset({"8C", "KD"}) and snaps[0].faint == ()
     last = snaps[-1]
     assert last.floor == frozenset({"8C", "KD"})

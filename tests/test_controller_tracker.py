@@ -597,25 +597,33 @@ def test_a_card_missed_where_it_landed_is_looked_for_again_wider(wider):
         assert snaps[-1] == frozenset({"KD", "QS"})
 
 
-class CornerInsideReader(LabelReader):
+class InsideReader(LabelReader):
     """Exact labels, but the floor view misses the card `code`'s body: its index, read inside
-    the box of the card `holder` (QH 0.76, TH 0.18; 0.29 sure), is given that card's box. A
-    closer look at any crop holding the card whole reads it there (0.6)."""
+    the box of the card `holder` it lies over (`alts`, `conf` sure), is given that card's box,
+    as the recogniser gives another card's index inside a card box; the holder is then read
+    `holder_conf` sure (None: as labelled). A closer look at a crop holding the card whole
+    reads it there `closer` sure (None: it finds nothing)."""
 
-    def __init__(self, geometry: TableGeometry, code: str, holder: str) -> None:
+    def __init__(self, geometry, code, holder, alts, conf, holder_conf=None, closer=None):
         super().__init__(geometry)
-        self.code, self.holder, self.frame = code, holder, None
+        self.code, self.holder, self.alts, self.conf = code, holder, alts, conf
+        self.holder_conf, self.closer, self.frame = holder_conf, closer, None
 
     def observe(self, image, t):
         if image.shape[:2] != self.shape:
-            return NS(t=t, cards=read_in_crop(self.frame, self.labels, image, self.code, 0.6))
+            if self.closer is None:
+                return NS(t=t, cards=[])
+            return NS(t=t, cards=read_in_crop(self.frame, self.labels, image, self.code,
+                                              self.closer))  # fmt: skip
         obs = super().observe(image, t)
         held = next((c for c in obs.cards if c.code == self.holder), None)
-        for card in obs.cards:
-            if card.code == self.code and held is not None:
-                card.box, card.confidence = list(held.box), 0.29
-                card.alts = [(self.code, 0.76), ("TH", 0.18), ("KH", 0.01)]
-        obs.cards = [c for c in obs.cards if c.code != self.code or held is not None]
+        inside = [c for c in obs.cards if c.code == self.code]
+        if held is None or not inside:
+            return obs
+        for card in inside:
+            card.box, card.confidence, card.alts = list(held.box), self.conf, self.alts
+        if self.holder_conf is not None:
+            held.confidence = self.holder_conf
         obs.cards.sort(key=lambda c: c.code != self.holder)  # (the holder read first)
         return obs
 
@@ -636,7 +644,8 @@ def test_a_cards_index_read_inside_a_changed_card_box_is_looked_at_closer():
     qh = CardPlacement("QH", (500.0, 262.0), 2.0, 115.0)  # its right edge over the TS
     shots = [Shot(0.8, [c4, ts], [], frozenset({"4C", "TS"})), *lay_shots([c4, ts], qh)]
     video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
-    reader = CornerInsideReader(GEO, "QH", "TS")
+    alts = [("QH", 0.76), ("TH", 0.18), ("KH", 0.01)]
+    reader = InsideReader(GEO, "QH", "TS", alts, 0.29, closer=0.6)
     # (no change beside the cards big enough to look at: the QH's change lay in their margins)
     snaps = [s.floor for s in track(video, TrackerConfig(focus_min_px=10**6), reader)[0]]
     assert snaps[0] == frozenset({"4C", "TS"})
