@@ -232,6 +232,13 @@ class Table(CardNaming):
             new.add(at[0])
         return frozenset(new)
 
+    def _guessed_around(self, box=None, code: str | None = None) -> dict[str, list[float]]:
+        """What the log holds beside a card's `box` (or the known box of the card `code`)
+        that was only guessed around its one index: {"index": that index}, else nothing (a
+        restarted table adopts the card knowing so)."""
+        guessed = self.tracker.guessed_index(box, code)
+        return {} if guessed is None else {"index": _rounded(guessed)}
+
     def _asked_back(self) -> dict[str, list[float]]:
         """Where the dealt cards the open `misdeal_fix` prompts name lay when they were asked
         back (the prompts' `places`; the newest prompt's last)."""
@@ -542,8 +549,7 @@ class Table(CardNaming):
             # the 4th dealt card, read too faintly, named from that read: kept at its place
             card, share, box = intent.faint
             data["faint"] = {"card": card, "share": round(share, 3), "box": _rounded(box)}
-            if (guessed := self.tracker.guessed_index(box)) is not None:
-                data["faint"]["index"] = _rounded(guessed)  # the box only guessed around it
+            data["faint"].update(self._guessed_around(box))
             self.tracker.adopt(card, box, share)
         out.append(self._emit(ev.ROUND_STARTED, data, intent.t))
         if intent.misdeal:
@@ -625,9 +631,7 @@ class Table(CardNaming):
                             lies = self.tracker.cards.get(obs.card)
                             if lies is not None:  # where it lies (a restarted table keeps it)
                                 data["box"] = _rounded(lies)
-                                guessed = self.tracker.guessed_index(code=obs.card)
-                                if guessed is not None:
-                                    data["index"] = _rounded(guessed)
+                                data.update(self._guessed_around(code=obs.card))
                             self._rename_lying(obs.card, code, obs.confidence)
                     else:
                         fixed = self._doubtful_taken(obs, before, after, tuple(m.history))
@@ -651,8 +655,7 @@ class Table(CardNaming):
         if obs.faint_box is not None:
             data["faint"] = True  # read too faintly to accept; it stayed: a trail
             data["box"] = _rounded(obs.faint_box)  # where it lies
-            if (guessed := self.tracker.guessed_index(obs.faint_box)) is not None:
-                data["index"] = _rounded(guessed)  # the box only guessed around that index
+            data.update(self._guessed_around(obs.faint_box))
             if obs.card is not None and not obs.cleared:
                 self.tracker.adopt(obs.card, obs.faint_box, obs.confidence)
         remember = data.get("doubtful") and obs.reading and data.get("card") == obs.card
