@@ -427,14 +427,6 @@ def _guessed_faint_queen(restart_at: float | None) -> tuple[list, Table]:
     from tests.test_controller_tracker import GuessedFaintReader
     from vision.scene import CardPlacement
 
-    class Reader(GuessedFaintReader):
-        def observe(self, image, t):
-            obs = super().observe(image, t)
-            for card in obs.cards:
-                if card.code == "QH" and t <= self.whole_at:
-                    card.alts = [("QH", 0.80), ("TH", 0.15), ("TD", 0.01)]
-            return obs
-
     def lay(code, x, y, turned):
         return CardPlacement(code, (x, y), turned, 115.0)
 
@@ -450,7 +442,9 @@ def _guessed_faint_queen(restart_at: float | None) -> tuple[list, Table]:
         *scoop_shots([*deal, queen, eight, two], queen, bottom),
     ]
     video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
-    reader = Reader(GEO, whole_at=0.8 + 1.6 + 0.5)  # as the 8S comes
+    reader = GuessedFaintReader(
+        GEO, 0.8 + 1.6 + 0.5, [("QH", 0.80), ("TH", 0.15), ("TD", 0.01)]
+    )  # as the 8S comes
 
     def start(events=None) -> Table:
         return Table("classic", 2, 0, geometry=GEO, recognizer=reader, events=events,

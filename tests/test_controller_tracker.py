@@ -1457,13 +1457,13 @@ def test_a_card_laid_half_over_another_leaves_it_there_and_is_found_at_its_own_p
 
 
 class GuessedFaintReader(LabelReader):
-    """Exact labels, but the QH is read only faintly (0.15: QH 0.57, TH 0.40) until
-    `whole_at`, at a square guessed around its index (`Detection.index`) reaching off the card
-    below and to its left; from then on it is read unsurely (0.5) at its own box."""
+    """Exact labels, but the QH is read only faintly (0.15; `alts`, default QH 0.57, TH 0.40)
+    until `whole_at`, at a square guessed around its index (`Detection.index`) reaching off the
+    card below and to its left; from then on it is read unsurely (0.5) at its own box."""
 
-    def __init__(self, geometry, whole_at: float):
+    def __init__(self, geometry, whole_at: float, alts=(("QH", 0.57), ("TH", 0.40), ("TD", 0.01))):
         super().__init__(geometry)
-        self.whole_at = whole_at
+        self.whole_at, self.alts = whole_at, list(alts)
 
     def observe(self, image, t):
         obs = super().observe(image, t)
@@ -1478,7 +1478,7 @@ class GuessedFaintReader(LabelReader):
                 side = 2.5 * (index[3] - index[1])
                 card.box = [cx - side, cy - side, cx + side, cy + side]
                 card.index, card.confidence = index, 0.15
-                card.alts = [("QH", 0.57), ("TH", 0.40), ("TD", 0.01)]
+                card.alts = self.alts
             else:
                 card.confidence = 0.5
         return obs
