@@ -957,6 +957,43 @@ def test_a_lone_corner_just_outside_a_cards_box_read_as_it_nearly_is_that_card()
     assert set(tracker._to_read(other, (1280, 720), (205, 80)).floor) == {"KH", "KD"}
 
 
+def test_a_lone_index_in_a_card_cut_by_a_closer_looks_edge_is_that_cards_corner():
+    """Fresh held-out match 555 (ERAM, tossed, 30 fps): the deal's fourth floor card, a QH,
+    landed aslant. A closer look at a change beside it cut the QH with the crop's right edge
+    (read QH 0.49 there, and left out: the floor view had read it) and read the QH's lower
+    index alone as KC 0.18, a card box guessed around it. A phantom KC joined the deal; it
+    vanished with the 5D captured two plays later, and the table took that floor for the deal:
+    the round's first two plays were never counted. A weaker read of a lone index lying in
+    the box of a card the crop cut is that card's corner: the look adds nothing."""
+
+    def card(code, conf, box, alts, index=None):  # (crop pixels)
+        return NS(code=code, confidence=conf, box=box, alts=alts, index=index)
+
+    floor_view = NS(t=113.0, cards=[
+        card("5D", 0.74, [118, 92, 207, 217], [("5D", 0.84), ("3D", 0.07), ("6D", 0.02)]),
+        card("8D", 0.79, [672, 96, 771, 224], [("8D", 0.88), ("6D", 0.06), ("TD", 0.03)]),
+        card("QD", 0.28, [200, 105, 313, 226], [("QD", 0.6), ("KC", 0.06), ("KD", 0.06)]),
+        card("QH", 0.34, [196, 352, 311, 439], [("QH", 0.83), ("TH", 0.03), ("KH", 0.02)]),
+    ])  # fmt: skip
+    queen = card("QH", 0.49, [168, 105, 254, 223], [("QH", 0.97), ("TH", 0.02), ("QD", 0.0)])
+    kc = [("KC", 0.493), ("KS", 0.103), ("QC", 0.087), ("QS", 0.072)]
+
+    def look(lone_conf):
+        """The floor view and the closer look at the change left of the QH (a crop 254 px
+        wide, its right edge through the QH); what the read then names."""
+        lone = card("KC", lone_conf, [136, 147, 225, 236], kc, index=[171, 185, 189, 197])
+        seen = NS(t=113.0, cards=[queen, lone])
+        tracker = FloorTracker(GEO, lambda image, t: seen, TrackerConfig())
+        read = tracker._to_read(floor_view, (1280, 720), (205, 80))
+        frame = np.zeros((720, 1280, 3), np.uint8)
+        tracker._focus_look(frame, 113.0, read, (352.0, 432.0, 376.0, 528.0), 115.0)
+        return set(read.floor)
+
+    assert look(0.18) == {"5D", "8D", "QD", "QH"}
+    # an index read more surely than the card the crop cut is a card of its own lying there
+    assert look(0.6) == {"5D", "8D", "QD", "QH", "KC"}
+
+
 class FarFaintReader(LabelReader):
     """Exact labels, but the floor view reads the card `code` faintly as `misread` (0.13: its
     corners missed, a print on its face read instead); a closer look at the card alone (any
