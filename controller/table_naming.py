@@ -196,7 +196,8 @@ class CardNaming:
         the earlier read was the misread. Its turn is corrected by the camera to the runner-up
         of its own read that keeps it legal (any code of that read where the earlier play was
         judged a foul as read; R7; renamed where it lies), and this card takes
-        the code. Nothing changes when no runner-up keeps the earlier turn legal. A card the
+        the code (a foul as read that no runner-up makes legal: the likeliest that keeps it
+        that foul). Nothing changes when no runner-up keeps the earlier turn legal. A card the
         tracker named by a code only a weak doubtful read holds (`_soft_gone`) takes it the
         same way when read plainly as it, from any code of the earlier read still in play;
         otherwise (read less plainly, or no code keeps the earlier turn legal) it is named as
@@ -242,7 +243,8 @@ class CardNaming:
         self, intent: Any, snap: Snapshot, code: str, plain: float, own: bool
     ) -> Any | None:
         """`_take_back`'s correction: the earlier doubtful turn holding `code` is corrected by
-        the camera to a code of its own read that keeps it legal, and the intent takes `code`
+        the camera to a code of its own read that keeps it legal (a foul as read, where no
+        code does: its likeliest code that keeps it that foul), and the intent takes `code`
         (`own`: the intent's card is `code` already). None when nothing was corrected."""
         card = intent.card
         rnd = self.state.current_round
@@ -268,6 +270,7 @@ class CardNaming:
             # named by the capture that took it: any code in play that keeps that capture (and
             # every play since) legal, its read's first (the capture names the rank)
             alts += [(c, 0.0) for c in FULL_DECK if c not in dict(first)]
+        same_foul = None
         for alt, share in alts:
             if alt in (code, card) or share < bar:
                 continue
@@ -277,17 +280,34 @@ class CardNaming:
                 data = self._capture_correction(earlier.event_id, alt, snap.t)
             else:
                 data = self._legal_correction(earlier.event_id, alt, snap.t)
+            if data is None and foul and not captured and same_foul is None:
+                # (the likeliest runner-up that leaves it the same foul, if none makes it legal)
+                same_foul = self._legal_correction(earlier.event_id, alt, snap.t, earlier.foul)
             if data is None:
                 continue
-            self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
-            if own:
-                return replace(intent, unsure=False) if hasattr(intent, "unsure") else intent
-            renames = {card: code}
-            if code in self.turns.on_floor():
-                self._rename_lying(code, alt, 0.0)  # the misread card, where it lies
-                renames[code] = alt
-            return self._claim(intent, renames, snap.confidence_of(card) or plain)
+            return self._took_code(intent, snap, data, code, alt, own, plain)
+        if same_foul is not None:
+            # A foul as read, and as its runner-up: the play was that foul whatever its card,
+            # and this plain read says which card it was not (one deck): its card is renamed,
+            # the foul still held for the referee (a QH read QD 0.61, QH 0.32, took a QS and
+            # a 9C; the QD came later read 0.97)
+            alt = same_foul["payload"]["card"]
+            return self._took_code(intent, snap, same_foul, code, alt, own, plain)
         return None
+
+    def _took_code(
+        self, intent: Any, snap: Snapshot, data: dict, code: str, alt: str, own: bool, plain: float
+    ) -> Any:
+        """`_take_code`'s correction `data` recorded (the earlier turn holding `code` named
+        `alt`), and the intent holding `code`."""
+        self._side_events.append(self._emit(ev.REFEREE, data, snap.t))
+        if own:
+            return replace(intent, unsure=False) if hasattr(intent, "unsure") else intent
+        renames = {intent.card: code}
+        if code in self.turns.on_floor():
+            self._rename_lying(code, alt, 0.0)  # the misread card, where it lies
+            renames[code] = alt
+        return self._claim(intent, renames, snap.confidence_of(intent.card) or plain)
 
     def _not_own(self, intent: Any, snap: Snapshot, card: str, reading: tuple) -> Any:
         """A card named by a code only a weak doubtful read of an earlier turn holds, not read
@@ -344,14 +364,19 @@ class CardNaming:
         data = tried[0]
         return {**data, "payload": {**data["payload"], "capture": True}}
 
-    def _legal_correction(self, target: int, card: str, t: float) -> dict | None:
+    def _legal_correction(
+        self, target: int, card: str, t: float, foul: str | None = None
+    ) -> dict | None:
         """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
-        legal (R2); None otherwise."""
+        legal (R2), or with `foul`, still that foul (R7: held for the referee); None
+        otherwise."""
         tried = self._camera_correction(target, card, t)
         if tried is None:
             return None
         data, probe = tried
         fixed = next(tr for tr in probe.turns() if tr.event_id == target)
+        if foul is not None:
+            return data if fixed.verdict == "foul" and fixed.foul == foul else None
         return None if fixed.verdict in ("foul", UNREADABLE) else data
 
     def _reread_lying(self, snap: Snapshot) -> Snapshot:

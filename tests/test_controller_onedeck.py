@@ -362,3 +362,38 @@ def test_a_plain_read_of_another_code_where_a_plainly_read_card_lies_renames_not
     )
     assert all(e.type != "referee" for e in events)
     assert "TH" in t.state.floor
+
+
+def test_a_foul_whose_code_is_later_read_plainly_was_its_runner_up_and_still_a_foul_r1_1_r7():
+    """Fresh held-out match 567 (Jordanian, tossed, 30 fps): a QH read QD 0.61 (QH 0.32)
+    took a 9C beside a QS: a foul as either queen (R2.3, R7). The QD itself came later, read
+    0.97 (TD 0.02): with no code of the earlier read making that capture legal, the QD was
+    named TD (one deck) as only a guess, held unreadable, and that phantom TD lay on the floor
+    for the rest of the round (5 false fouls). The plain read says which read was wrong: the
+    earlier foul is corrected to its runner-up (still that foul, for the referee) and the
+    card that came is the QD."""
+    t = dealt(("9C", "5H", "4S", "QS"))  # (R1.2); seat 1 plays first (R1.5)
+    misread = [("QD", 0.61), ("QH", 0.32), ("JD", 0.03)]
+    (laid,) = feed(t, det("9C"), det("5H"), det("4S"), det("QS"), det("QD", 0.6, "NEW", misread))
+    assert laid.type == CARD_LAID
+    # a queen takes only queens (R2.3): with the QS it took the 9C, a wrong capture (R7)
+    (foul,) = feed(t, det("5H"), det("4S"))
+    assert (foul.type, foul.data["card"], foul.data["foul"]) == (FOUL, "QD", "wrong_capture")
+    # seat 0's card, read plainly QD, lands where nothing lay: no queen on 5 4, a trail
+    plain = [("QD", 0.97), ("TD", 0.02), ("QH", 0.004)]
+    events = feed(t, det("5H"), det("4S"), det("QD", 0.97, "NEW", plain))
+    fix = [e for e in events if e.type == "referee"]
+    assert [(e.data["target"], e.data["payload"]) for e in fix] == [
+        (foul.id, {"card": "QH", "by": "camera"})
+    ]
+    (turn,) = [e for e in events if e.type in (TURN, FOUL)]
+    assert (turn.type, turn.data["card"], turn.data["verdict"], turn.data["seat"]) == (
+        TURN,
+        "QD",
+        "trail",
+        0,
+    )
+    assert [(f["card"], f["kind"], f["status"]) for f in t.state.fouls()] == [
+        ("QH", "wrong_capture", PENDING)
+    ]
+    assert t.state.floor == ("4S", "5H", "QD")
