@@ -278,14 +278,17 @@ class CardNaming:
                 continue
             if captured:
                 data = self._capture_correction(earlier.event_id, alt, snap.t)
-            else:
-                data = self._legal_correction(earlier.event_id, alt, snap.t)
-            if data is None and foul and not captured and same_foul is None:
-                # (the likeliest runner-up that leaves it the same foul, if none makes it legal)
-                same_foul = self._legal_correction(earlier.event_id, alt, snap.t, earlier.foul)
-            if data is None:
+                if data is None:
+                    continue
+                return self._took_code(intent, snap, data, code, alt, own, plain)
+            tried = self._corrected(earlier.event_id, alt, snap.t)
+            if tried is None:
                 continue
-            return self._took_code(intent, snap, data, code, alt, own, plain)
+            data, fixed = tried
+            if not fixed.is_foul:
+                return self._took_code(intent, snap, data, code, alt, own, plain)
+            if foul and same_foul is None and (fixed.verdict, fixed.foul) == ("foul", earlier.foul):
+                same_foul = data  # (the likeliest code that leaves it that foul)
         if same_foul is not None:
             # A foul as read, and as its runner-up: the play was that foul whatever its card,
             # and this plain read says which card it was not (one deck): its card is renamed,
@@ -364,20 +367,20 @@ class CardNaming:
         data = tried[0]
         return {**data, "payload": {**data["payload"], "capture": True}}
 
-    def _legal_correction(
-        self, target: int, card: str, t: float, foul: str | None = None
-    ) -> dict | None:
-        """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
-        legal (R2), or with `foul`, still that foul (R7: held for the referee); None
-        otherwise."""
+    def _corrected(self, target: int, card: str, t: float) -> tuple[dict, Any] | None:
+        """The camera's `correct` of a turn to `card` and that turn as the log then judges it,
+        if the log takes it; None otherwise."""
         tried = self._camera_correction(target, card, t)
         if tried is None:
             return None
         data, probe = tried
-        fixed = next(tr for tr in probe.turns() if tr.event_id == target)
-        if foul is not None:
-            return data if fixed.verdict == "foul" and fixed.foul == foul else None
-        return None if fixed.verdict in ("foul", UNREADABLE) else data
+        return data, next(tr for tr in probe.turns() if tr.event_id == target)
+
+    def _legal_correction(self, target: int, card: str, t: float) -> dict | None:
+        """The camera's `correct` of a turn to `card`, if the log takes it and the turn is then
+        legal (R2); None otherwise."""
+        tried = self._corrected(target, card, t)
+        return tried[0] if tried is not None and not tried[1].is_foul else None
 
     def _reread_lying(self, snap: Snapshot) -> Snapshot:
         """A card new in this view, read plainly (at least TAKE_BACK_SHARE of its read, more
