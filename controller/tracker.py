@@ -586,13 +586,10 @@ class FloorTracker:
         self.focus_reads += 1
         obs = self.recognize(frame[y1:y2, x1:x2], t)
         edges = (x1 > 0, y1 > 0, x2 < w, y2 < h)
-        found = list(getattr(obs, "cards", obs))
-        is_cut = [_cut(d.box, x2 - x1, y2 - y1, edges) for d in found]
-        cut = [d for d, c in zip(found, is_cut, strict=True) if c]
-        cards = [
-            d for d, c in zip(found, is_cut, strict=True) if not c and not _corner_of_cut(d, cut)
-        ]
-        return cards, (x1, y1)
+        cards, cut = [], []
+        for d in getattr(obs, "cards", obs):
+            (cut if _cut(d.box, x2 - x1, y2 - y1, edges) else cards).append(d)
+        return [d for d in cards if not _corner_of_cut(d, cut)], (x1, y1)
 
     def _to_read(
         self, obs: Any, size: tuple[int, int], offset: tuple[int, int], read: Read | None = None

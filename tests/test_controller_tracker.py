@@ -832,6 +832,12 @@ def test_a_card_boxed_with_the_cards_beside_it_keeps_its_place_when_they_are_tak
         assert snaps[-1].floor == frozenset({"9C", "AC", "KD"})
 
 
+def card(code: str, conf: float, box: list, alts: list, index=None) -> NS:
+    """A recogniser's detection as these tests write it by hand (`index`: the one corner
+    index its box was only guessed around)."""
+    return NS(code=code, confidence=conf, box=box, alts=alts, index=index)
+
+
 def test_a_closer_look_at_a_card_already_named_is_that_card_not_another():
     """Held-out match 379 (`benchmarks/table.py --cards any`): a QH tossed aslant on a
     checked cloth. The floor view boxed only its lower part (QH 0.83); the closer look at the
@@ -840,25 +846,26 @@ def test_a_closer_look_at_a_card_already_named_is_that_card_not_another():
     beside the QH (one deck, one place: the table had counted a trail and a missed capture)."""
     tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
 
-    def card(code, box, alts, conf=0.2):
-        return NS(code=code, confidence=conf, box=box, alts=alts, index=None)
-
-    floor_view = NS(t=218.0, cards=[card("QH", [577, 170, 637, 221], [("QH", 0.83), ("TH", 0.13)])])
+    floor_view = NS(
+        t=218.0, cards=[card("QH", 0.2, [577, 170, 637, 221], [("QH", 0.83), ("TH", 0.13)])]
+    )
     queen_read_qd = [("QD", 0.5), ("KD", 0.18), ("TH", 0.13), ("QH", 0.106), ("JD", 0.076)]
-    closer = NS(t=218.0, cards=[card("QD", [101, 130, 214, 229], queen_read_qd)])
+    closer = NS(t=218.0, cards=[card("QD", 0.2, [101, 130, 214, 229], queen_read_qd)])
     read = tracker._to_read(floor_view, (1280, 720), (205, 80))
     tracker._to_read(closer, (1280, 720), (668, 44), read)
     assert set(read.floor) == {"QH"}
     # a closer look whose read does not name the card there is another card beside it
     tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
-    other = NS(t=218.0, cards=[card("9S", [101, 130, 214, 229], [("9S", 0.9), ("6S", 0.05)])])
+    other = NS(t=218.0, cards=[card("9S", 0.2, [101, 130, 214, 229], [("9S", 0.9), ("6S", 0.05)])])
     read = tracker._to_read(floor_view, (1280, 720), (205, 80))
     tracker._to_read(other, (1280, 720), (668, 44), read)
     assert set(read.floor) == {"QH", "9S"}
     # and within one view two boxes so placed are two cards (a card slapped half over another
     # of its rank to take it), as before
     tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
-    both = NS(t=218.0, cards=[*floor_view.cards, card("QD", [564, 94, 677, 193], queen_read_qd)])
+    both = NS(
+        t=218.0, cards=[*floor_view.cards, card("QD", 0.2, [564, 94, 677, 193], queen_read_qd)]
+    )
     assert set(tracker._to_read(both, (1280, 720), (205, 80)).floor) == {"QH", "QD"}
 
 
@@ -871,9 +878,6 @@ def test_a_closer_look_that_boxes_a_card_whole_gives_it_that_box():
     look that reads the card again at least as surely, boxed whole around the short box, gives
     it its whole box: the corner lies on it, one 9C."""
     tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
-
-    def card(code, conf, box, alts):
-        return NS(code=code, confidence=conf, box=box, alts=alts, index=None)
 
     floor_view = NS(t=51.6, cards=[
         card("2C", 0.6, [463, 108, 586, 203], [("2C", 0.95), ("QC", 0.02), ("2S", 0.01)]),
@@ -910,9 +914,6 @@ def test_a_card_named_at_another_cards_box_and_seen_whole_closer_lies_where_seen
     card named at a box it shares with another card's read, seen whole elsewhere and surer by
     a closer look, lies where it was seen."""
     tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
-
-    def card(code, conf, box, alts):
-        return NS(code=code, confidence=conf, box=box, alts=alts, index=None)
 
     shared = [383, 101, 504, 207]  # the 6S's box
     floor_view = NS(t=188.33, cards=[
@@ -965,9 +966,6 @@ def test_a_lone_index_in_a_card_cut_by_a_closer_looks_edge_is_that_cards_corner(
     vanished with the 5D captured two plays later, and the table took that floor for the deal:
     the round's first two plays were never counted. A weaker read of a lone index lying in
     the box of a card the crop cut is that card's corner: the look adds nothing."""
-
-    def card(code, conf, box, alts, index=None):  # (crop pixels)
-        return NS(code=code, confidence=conf, box=box, alts=alts, index=index)
 
     floor_view = NS(t=113.0, cards=[
         card("5D", 0.74, [118, 92, 207, 217], [("5D", 0.84), ("3D", 0.07), ("6D", 0.02)]),
