@@ -117,6 +117,7 @@ class Table(CardNaming):
             runner_takes=self._runner_takes,
             lies_still=self.tracker.lies_still,
             placed_before=self._placed_before,
+            misread=self._misread,
             replaced=self._replaced,
             reached=self._reached,
             players=players,
@@ -211,11 +212,14 @@ class Table(CardNaming):
     def _side(self, seat: int) -> int:
         return seat % 2 if self.state.players == 4 else seat
 
-    def _placed_before(self, code: str) -> bool:
+    def _placed_before(self, code: str, at: tuple[float, ...] | None = None) -> bool:
         """Whether the card `code` of this view lies where no card landed in it: it lay
-        there before, unread (False where no pixels tell: observations fed)."""
+        there before, unread (False where no pixels tell: observations fed); and, where `at`
+        is given, at that place."""
         box = self.tracker.cards.get(code)
-        return box is not None and self.tracker.lay_before(box)
+        if box is None or (at is not None and not same_place(box, at)):
+            return False
+        return self.tracker.lay_before(box)
 
     def _replaced(self, back: frozenset[str], added: frozenset[str]) -> frozenset[str] | None:
         """Of the cards that came (`added`), those lying where the dealt cards `back` lay when
@@ -837,12 +841,7 @@ class Table(CardNaming):
             "t_landed": intent.t,
             "confidence": 0.0,
             **_held(UNREADABLE, UNREADABLE),
-            "reason": reason
-            or (
-                f"{taken} left the floor with a card the camera did not see: name it"
-                if taken
-                else "a card was laid that the camera did not see: name it"
-            ),
+            "reason": reason or _missed_reason(intent, taken),
         }
         if intent.captured:
             data["captured"] = True  # it left the floor with cards never seen there
@@ -1041,6 +1040,18 @@ class Table(CardNaming):
             for f in self.state.fouls()
         ]
         return out
+
+
+def _missed_reason(intent: MissedPlay, taken: str) -> str:
+    """What the referee is told of a play held with its card unknown (`taken`: what it took)."""
+    if intent.read_as:
+        return (
+            f"a card was laid that the camera could not name (read as {intent.read_as}, "
+            "played earlier this round): name it"
+        )
+    if taken:
+        return f"{taken} left the floor with a card the camera did not see: name it"
+    return "a card was laid that the camera did not see: name it"
 
 
 def _held(verdict: str, foul: str) -> dict:

@@ -661,6 +661,29 @@ class CardNaming:
         share, code = possible[0]
         return code, share, _plain(possible) and not self._can_capture(floor, code)
 
+    def _misread(
+        self,
+        floor: frozenset[str],
+        faint: dict[str, float],
+        added: frozenset[str],
+        box: tuple[float, ...],
+    ) -> bool:
+        """Whether the card read too faintly at `box`, lying there as the next cards (`added`)
+        came and none of them where it lies, was read as a card played earlier this round
+        and gone from the floor (its likeliest code, with at least FAINT_TRAIL_SHARE of the
+        read) and as no code still in play (none with `alt_min_share`): one deck (R1.1), so
+        its read is wrong and names no card."""
+        m, cards = self.state.match, self.tracker.cards
+        if m is None or not m.in_round or not faint:
+            return False
+        if any(same_place(cards[c], box) for c in added if c in cards):
+            return False
+        top = max(faint, key=faint.__getitem__)
+        if faint[top] < FAINT_TRAIL_SHARE or top not in self._gone_this_round() - floor - added:
+            return False
+        possible = self._in_play(faint, floor | added)
+        return not possible or possible[0][0] < self.tracker.config.alt_min_share
+
     def _plain_of(self, lying: frozenset[str], faint: dict[str, float]) -> tuple[str, float] | None:
         """The card read too faintly (`faint`) named plainly enough to judge its play: the
         likeliest code still in play (one deck; `lying`: on the floor) when it has at least

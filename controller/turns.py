@@ -159,6 +159,8 @@ class MissedPlay:
     t: float
     # the card was seen leave the floor with cards never seen there (a capture all the same)
     captured: bool = False
+    # it was seen, but read as this card, played earlier this round (one deck: a misread)
+    read_as: str | None = None
 
 
 @dataclass(frozen=True)
@@ -314,9 +316,15 @@ class TurnTracker:
     # lies_still(box) -> whether the place `box` showed no change in this view (a card read
     # faintly there was not lifted; False where no pixels tell)
     lies_still: Callable[[tuple[float, ...]], bool] | None = None
-    # placed_before(code) -> whether the card `code` of this view lay at a place that did not
-    # change in it (it came in an earlier view, unread there)
-    placed_before: Callable[[str], bool] | None = None
+    # placed_before(code, at) -> whether the card `code` of this view lay at a place that did
+    # not change in it (it came in an earlier view, unread there), and at `at` where given
+    placed_before: Callable[[str, tuple[float, ...] | None], bool] | None = None
+    # misread(floor, faint, added, box) -> whether the card read too faintly at `box`, lying
+    # there as the next cards (`added`) came, was read only as codes gone this round (one
+    # deck: its read is wrong, and names no card)
+    misread: (
+        Callable[[frozenset[str], dict[str, float], frozenset[str], tuple[float, ...]], bool] | None
+    ) = None
     # replaced(back, added) -> the cards of `added` lying where the dealt cards `back` lay
     # before the dealer took them back (R1.3: each replacement dealt into its gap), or None
     # where their places do not tell them from the first play
@@ -358,9 +366,13 @@ class TurnTracker:
     # when the seat to play's arm alone reached in and the view after showed nothing new (no
     # faint read either), since the last play
     _reached_t: float | None = None
-    # a card nobody saw was laid as a trail (the seat to play reached in unseen), and no card
-    # has left the floor since: a card read later where it lies names that play
+    # a card nobody saw (or nobody could name) was laid as a trail (the seat to play reached
+    # in unseen, or its card was read only as cards gone), and no card has left the floor
+    # since: a card read later where it lies names that play
     _unseen: bool = False
+    # where that card lies, when a faint read of it told: while its place shows no change, a
+    # card read there later is it, whatever left the floor meanwhile
+    _unseen_at: tuple[float, ...] | None = None
     _fresh: int = 0  # the most cards seen on the floor since (none left it)
     _faint: dict[str, float] = field(default_factory=dict)  # faint reads since the last play
     _faint_t: float | None = None  # when the first of them was seen settled
@@ -404,14 +416,15 @@ class TurnTracker:
         self._prompted = frozenset()
         self._cleared_t = None
         self._deal_faint, self._deal_prev = None, None
-        self._unseen = False
+        self._unseen, self._unseen_at = False, None
         self._dealt_floor, self._returned = None, None
 
     def set_floor(self, floor: frozenset[str] | tuple[str, ...]) -> None:
         """The floor is known to be `floor` (round started, referee decision): wait for a play."""
         self.mode = IDLE
         if not self.floor <= frozenset(floor):
-            self._unseen = False  # cards left: a card read later is no longer sure to be it
+            # cards left: a card read later is no longer sure to be it
+            self._unseen, self._unseen_at = False, None
         self.floor = frozenset(floor)
         self._faint, self._faint_t, self._faint_box = {}, None, None
         self._prompt_faint, self._last_trail = None, None
@@ -681,9 +694,9 @@ class TurnTracker:
         added, removed = s - f, f - s
         unseen_lying = self._unseen
         if removed:
-            self._unseen = False  # cards left: a card read later is no longer sure to be it
+            self._unseen_kept()
         elif added and self._unseen and self.placed_before is not None:
-            still = [c for c in sorted(added) if self.placed_before(c)]
+            still = [c for c in sorted(added) if self.placed_before(c, self._unseen_at)]
             if len(still) == 1 and len(added) - len(still) <= 1:
                 # the card laid unseen, read at last where it lay since; the other card new in
                 # this view (if any) is the next play
@@ -710,6 +723,22 @@ class TurnTracker:
                 card = named[0]
                 turn = self._faint_trail(named, snap, earlier, earlier_t, box)
                 return [turn, *self._idle(replace(snap, floor=s | {card}, faint=()))]
+            if (
+                named is None
+                and self._one_arm(snap) == 1
+                and self.lies_still is not None
+                and self.lies_still(box)
+                and self.misread is not None
+                and self.misread(f, earlier, added, box)
+            ):
+                # It stays as the next card comes from the next seat's edge (R1.5: turns pass
+                # in order), but its read names only cards played earlier this round (one
+                # deck, R1.1: a misread): the seat to play laid a card no read names. Its turn
+                # is held for the referee, card unknown (R7), and the card that came is the
+                # next seat's play; read plainly later where it lies, it names that play.
+                self._unseen, self._unseen_at = True, box
+                missed = MissedPlay(f, f, earlier_t, read_as=_ranked(earlier)[0][0])
+                return [missed, *self._idle(replace(snap, faint=()))]
         if removed and len(added) <= 1 and earlier and self.explain is not None:
             # Cards left and the card that took them was read, but too faintly to accept, in
             # the views before (what this view reads faintly is the next card): the one code
@@ -839,6 +868,13 @@ class TurnTracker:
             self._unreadable = s
             return [UnreadablePrompt(f, s, snap.t)]
         return []
+
+    def _unseen_kept(self) -> None:
+        """Cards left the floor: a card read later is no longer sure to be the one laid
+        unseen, unless its place is known (`_unseen_at`) and showed no change (not taken)."""
+        at = self._unseen_at
+        if at is None or self.lies_still is None or not self.lies_still(at):
+            self._unseen, self._unseen_at = False, None
 
     def _deal_fix(self, snap: Snapshot) -> list[Intent] | None:
         """The dealer's R1.3 fix after the round started on a dealt card misread (a J read as
@@ -989,6 +1025,8 @@ class TurnTracker:
                 self._card_conf, reading=self._reading,
             )  # fmt: skip
             return [turn, *self._idle(snap)]
+        if self._unseen_at is not None and not s >= laid:
+            self._unseen_kept()  # cards left: the card laid unseen may have gone with them
         if s < laid:  # cards left: the capture is complete
             if snap.faint and snap.faint_box is not None and self.still_lying is not None:
                 # a card read faintly where one that seemed taken lay: it may lie there still

@@ -9,6 +9,7 @@ referee (it may be a foul, R7), never explained away.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace as NS
 
 import pytest
@@ -1778,6 +1779,112 @@ def test_a_trail_its_own_player_scoops_with_the_floor_is_held_not_a_missed_play_
         assert seen == [trail, (PROMPT, 0, None, "show_card")]
         assert table.state.to_play == 0
         assert table.state.floor == ("5D", "8C", "9C", "QC", "KD")  # until a card is shown
+
+
+@pytest.mark.parametrize(
+    "faint, arm, still, missed",
+    [
+        ((("KD", 0.7), ("KS", 0.2), ("QD", 0.05)), 1, True, True),
+        # the 2H came from seat 0's own edge: seat 0's play, the faint read no card of its
+        ((("KD", 0.7), ("KS", 0.2), ("QD", 0.05)), 0, True, False),
+        # its place changed as the 2H came (lifted, or never a card lying there)
+        ((("KD", 0.7), ("KS", 0.2), ("QD", 0.05)), 1, False, False),
+        # read as the 9C lying on the floor: perhaps that card itself, read again
+        ((("9C", 0.7), ("KS", 0.2)), 1, True, False),
+        # read as a card gone, but too faintly to tell it is one
+        ((("KD", 0.3), ("KS", 0.2)), 1, True, False),
+    ],
+)
+def test_a_faint_card_read_only_as_cards_gone_is_the_seat_to_plays_unseen_play_r1_1_r1_5_r7(
+    faint, arm, still, missed
+):
+    # Seat 1's KS takes the KD (R2.3). Seat 0's card is read only faintly where it lands:
+    # KD 0.7, KS 0.2, QD 0.05 of its read. KD and KS are gone this round (one deck, R1.1) and
+    # QD has too small a share to name it: no code names the card (a QH read so, seen on a
+    # dark tossed table). It lies there as the 2H comes from seat 1's edge (R1.5: turns pass
+    # in order): seat 0 laid a card no read names. Its turn is held for the referee, card
+    # unknown and nothing taken (R7), and the 2H is seat 1's trail; seat 0 plays next.
+    # Otherwise the 2H is seat 0's play, as before.
+    table, clock = dealt()
+    table.feed_snapshot(clock.snap("9C 5H 4S KD KS"))
+    (ks,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
+    assert (ks.data["card"], ks.data["seat"], ks.data["takes"]) == ("KS", 1, ["KD"])
+    table.turns.lies_still = lambda box: still  # (no pixels: what they would say)
+    view = clock.snap("9C 5H 4S", faint, faint_box=FAINT_AT)
+    assert table.feed_snapshot(replace(view, arms=((0, 0.4),))) == []
+    view = clock.snap("9C 5H 4S 2H")
+    events = table.feed_snapshot(replace(view, arms=((arm, 0.4),)))
+    if missed:
+        held, trail = events
+        assert (held.type, held.data["seat"], held.data["card"], held.data["verdict"]) == (
+            FOUL, 0, None, "unreadable"
+        )  # fmt: skip
+        assert held.data["floor_before"] == held.data["floor_after"] == ["4S", "5H", "9C"]
+        assert held.data["t_landed"] == 4.0  # when the faint card was first seen lying there
+        assert "could not name (read as KD, played earlier" in held.data["reason"]
+    else:
+        (trail,) = events
+    assert (trail.type, trail.data["card"], trail.data["verdict"]) == (TURN, "2H", "trail")
+    assert trail.data["seat"] == (1 if missed else 0)
+    assert table.state.to_play == (0 if missed else 1)
+
+
+class PlainFrom(FaintReader):
+    """A FaintReader whose faint card is read plainly from the time `plain_from` on."""
+
+    def __init__(self, geometry: TableGeometry, faint: str, alts: list, plain_from: float):
+        super().__init__(geometry, faint, alts)
+        self.code, self.plain_from = faint, plain_from
+
+    def observe(self, image, t):
+        self.faint = "" if t >= self.plain_from else self.code
+        return super().observe(image, t)
+
+
+def test_a_card_no_read_names_is_held_then_named_where_it_lies_when_read_r1_1_r2_7_r7():
+    # A rendered table; the floor is 9C 5D 8C KD (seat 1, at the top edge, plays first).
+    # Seat 1's KS takes the KD (R2.3). Seat 0's QH is read only faintly, KD 0.7, KS 0.2,
+    # QD 0.05 of its read: codes gone this round (one deck, R1.1), or too faint to name it.
+    # Seat 1's 2H comes from its edge while the QH lies there: seat 0's play is held, card
+    # unknown, and the 2H is seat 1's trail (R2.7, R1.5). Seat 0's 8H takes the 8C (R2.2);
+    # in that view the QH is read plainly where it lay since, its place untouched by the
+    # capture: the camera names seat 0's held play a QH trail (R2.7), lying in every floor
+    # since. No foul, no extra play; seat 1 plays next.
+    from vision.scene import CardPlacement
+
+    c9, d5, c8, kd = _floor_placed()
+    ks = CardPlacement("KS", (940.0, 470.0), -3.0, 115.0)
+    qh = CardPlacement("QH", (420.0, 480.0), 3.0, 115.0)
+    h2 = CardPlacement("2H", (640.0, 160.0), 5.0, 115.0)
+    h8 = CardPlacement("8H", (780.0, 480.0), -4.0, 115.0)
+    shots = [Shot(1.0, [c9, d5, c8, kd], [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots([c9, d5, c8, kd], ks, base=TOP)
+    shots += scoop_shots([c9, d5, c8, kd, ks], ks, base=TOP, rest=[c9, d5, c8])
+    shots += lay_shots([c9, d5, c8], qh, base=BOTTOM)
+    shots += lay_shots([c9, d5, c8, qh], h2, base=TOP)
+    shots += lay_shots([c9, d5, c8, qh, h2], h8, base=BOTTOM)
+    plain_from = sum(s.duration for s in shots)  # the QH read plainly from the 8H's scoop on
+    shots += scoop_shots([c9, d5, c8, qh, h2, h8], h8, base=BOTTOM, rest=[c9, d5, qh, h2])
+    reader = PlainFrom(GEO, "QH", [("KD", 0.7), ("KS", 0.2), ("QD", 0.05)], plain_from)
+    table, log = _refereed(shots, reader)
+    held = next(e for e in log if e.type == FOUL)
+    assert _plays(log) == [
+        (1, "KS", "capture", ["KD"]),
+        (0, None, "unreadable", []),
+        (1, "2H", "trail", []),
+        (0, "8H", "capture", ["8C"]),
+    ]
+    (named,) = [e for e in log if e.type == REFEREE]
+    assert (named.data["target"], named.data["payload"]) == (
+        held.id,
+        {"card": "QH", "floor_after": ["5D", "8C", "9C", "QH"], "lay": True, "by": "camera"},
+    )  # fmt: skip
+    turns = [(tr.seat, tr.card, tr.verdict) for tr in table.state.current_round.live_turns()]
+    assert turns == [(1, "KS", "capture"), (0, "QH", "trail"), (1, "2H", "trail"),
+                     (0, "8H", "capture")]  # fmt: skip
+    assert table.state.fouls() == [] and table.state.to_play == 1
+    assert set(table.state.floor) == {"9C", "5D", "QH", "2H"}
+    assert replay(log).to_dict() == table.state.to_dict()  # a restart agrees
 
 
 def test_a_faint_trail_read_plainly_with_the_next_card_that_can_take_came_first_r2_2_r2_7():

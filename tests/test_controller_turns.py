@@ -689,7 +689,8 @@ def test_a_card_laid_unseen_then_read_where_it_lay_names_the_held_play_r2_7_r7()
     # QD is no new play: the camera names the held play a QD trail (R2.7), lying in every
     # floor since, so the 7C's trail saw it too; the 8S is seat 1's play, a trail.
     table, clock, held, trail = _qd_laid_unseen(qs_gone=False)
-    table.turns.placed_before = lambda code: code == "QD"  # (no pixels: what they would say)
+    # (no pixels: what they would say)
+    table.turns.placed_before = lambda code, at=None: code == "QD"
     named, eight = table.feed_snapshot(_armed(clock, "9C 5H 4S KD 7C QD 8S", 1))
     assert (named.type, named.data["target"], named.data["payload"]) == (
         "referee", held.id,
