@@ -653,13 +653,18 @@ class CardNaming:
         m = self.state.match
         if m is None or not m.in_round:
             return None
-        if any(same_place(self.tracker.cards[c], box) for c in added if c in self.tracker.cards):
+        if self._lies_at(added, box):
             return None  # the card that came lies where the faint one was: it is that card
         possible = self._in_play(faint, floor | added)
         if not possible or possible[0][0] < self.tracker.config.alt_min_share:
             return None
         share, code = possible[0]
         return code, share, _plain(possible) and not self._can_capture(floor, code)
+
+    def _lies_at(self, codes: frozenset[str], box: tuple[float, ...]) -> bool:
+        """Whether one of the cards `codes` lies, as the tracker knows it, where `box` is."""
+        cards = self.tracker.cards
+        return any(same_place(cards[c], box) for c in codes if c in cards)
 
     def _misread(
         self,
@@ -673,10 +678,8 @@ class CardNaming:
         and gone from the floor (its likeliest code, with at least FAINT_TRAIL_SHARE of the
         read) and as no code still in play (none with `alt_min_share`): one deck (R1.1), so
         its read is wrong and names no card."""
-        m, cards = self.state.match, self.tracker.cards
-        if m is None or not m.in_round or not faint:
-            return False
-        if any(same_place(cards[c], box) for c in added if c in cards):
+        m = self.state.match
+        if m is None or not m.in_round or not faint or self._lies_at(added, box):
             return False
         top = max(faint, key=faint.__getitem__)
         if faint[top] < FAINT_TRAIL_SHARE or top not in self._gone_this_round() - floor - added:
@@ -710,8 +713,7 @@ class CardNaming:
         plainly lies where the faint one was (it is that card) or the read gives no code at
         least FAINT_TRAIL_SHARE (too faint to count a card there)."""
         lying = floor | added
-        cards = self.tracker.cards
-        if any(same_place(cards[c], box) for c in lying if c in cards):
+        if self._lies_at(lying, box):
             return None
         possible = sorted(((p, c) for c, p in faint.items() if c not in lying), reverse=True)
         if not possible or possible[0][0] < FAINT_TRAIL_SHARE:
