@@ -628,6 +628,14 @@ class CardNaming:
             reverse=True,
         )
 
+    def _nameable(self, faint: dict[str, float], lying: frozenset[str]) -> list[tuple[float, str]]:
+        """`_in_play`, where its likeliest code has at least `alt_min_share` of the read (enough
+        to name a card by); empty otherwise."""
+        possible = self._in_play(faint, lying)
+        if not possible or possible[0][0] < self.tracker.config.alt_min_share:
+            return []
+        return possible
+
     def _one_play(self, before: frozenset[str], after: frozenset[str]) -> bool:
         """Whether one card still in play (one deck) takes exactly `before - after`, legally."""
         anything = {code: 1.0 for code in FULL_DECK}
@@ -655,8 +663,8 @@ class CardNaming:
             return None
         if self._lies_at(added, box):
             return None  # the card that came lies where the faint one was: it is that card
-        possible = self._in_play(faint, floor | added)
-        if not possible or possible[0][0] < self.tracker.config.alt_min_share:
+        possible = self._nameable(faint, floor | added)
+        if not possible:
             return None
         share, code = possible[0]
         return code, share, _plain(possible) and not self._can_capture(floor, code)
@@ -684,8 +692,7 @@ class CardNaming:
         top = max(faint, key=faint.__getitem__)
         if faint[top] < FAINT_TRAIL_SHARE or top not in self._gone_this_round() - floor - added:
             return False
-        possible = self._in_play(faint, floor | added)
-        return not possible or possible[0][0] < self.tracker.config.alt_min_share
+        return not self._nameable(faint, floor | added)
 
     def _plain_of(self, lying: frozenset[str], faint: dict[str, float]) -> tuple[str, float] | None:
         """The card read too faintly (`faint`) named plainly enough to judge its play: the
