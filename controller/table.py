@@ -850,6 +850,8 @@ class Table(CardNaming):
             self._show_prompt = None
         if reading:
             data["reading"] = _logged_reading(reading)
+        if intent.at is not None:
+            data["box"] = _rounded(intent.at)  # where the card lies (a restarted table keeps it)
         out = [self._emit(ev.FOUL, data, intent.t)]
         if reading:
             self._remember_read(out[-1])
@@ -1030,6 +1032,22 @@ class Table(CardNaming):
                 self.tracker.adopt(d["card"], d["box"], conf, d.get("index"))
             if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
+        self._resume_unseen(past)
+
+    def _resume_unseen(self, past: list[Event]) -> None:
+        """A restarted table: where the round's last play held with its card unknown took
+        nothing (`_held_unseen`: a card laid that nobody saw or could name) and no card has
+        left the floor since, the turns wait, as the live table did, for that card read where
+        it lies (the log holds where, when a faint read told)."""
+        held = self._held_unseen()
+        if held is None or held.captured or self._show_prompt is not None:
+            return
+        live = self.state.current_round.live_turns()
+        since = live[[tr.event_id for tr in live].index(held.event_id) + 1 :]
+        if any(not set(tr.floor_before) <= set(tr.floor_after) for tr in since):
+            return  # cards left: a card read later is no longer sure to be it
+        box = next((e.data.get("box") for e in past if e.id == held.event_id), None)
+        self.turns.resume_unseen(box)
 
     # ---- results ----------------------------------------------------------------------------
     def result(self) -> dict[str, Any]:

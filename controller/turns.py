@@ -161,6 +161,8 @@ class MissedPlay:
     captured: bool = False
     # it was seen, but read as this card, played earlier this round (one deck: a misread)
     read_as: str | None = None
+    # where that card lies, when a faint read of it told (a restarted table keeps it)
+    at: tuple[float, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -737,7 +739,8 @@ class TurnTracker:
                 # is held for the referee, card unknown (R7), and the card that came is the
                 # next seat's play; read plainly later where it lies, it names that play.
                 self._unseen, self._unseen_at = True, box
-                missed = MissedPlay(f, f, earlier_t, read_as=_ranked(earlier)[0][0])
+                read_as = _ranked(earlier)[0][0]
+                missed = MissedPlay(f, f, earlier_t, read_as=read_as, at=box)
                 return [missed, *self._idle(replace(snap, faint=()))]
         if removed and len(added) <= 1 and earlier and self.explain is not None:
             # Cards left and the card that took them was read, but too faintly to accept, in
@@ -1213,6 +1216,12 @@ class TurnTracker:
         self.mode, self.floor = LAID, frozenset(floor_before)
         self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, confidence
         self._unsure, self._card_conf, self._reading = False, card_confidence, tuple(reading)
+
+    def resume_unseen(self, at: tuple[float, ...] | None) -> None:
+        """A restarted table: the round's last play held, card unknown, is a card laid that
+        nobody saw or could name, and no card has left the floor since: a card read later
+        where it lies (at `at`, where known) names that play."""
+        self._unseen, self._unseen_at = True, (tuple(at) if at else None)
 
     def resume_show(self, floor_before, floor_after) -> None:
         """A restarted table: the "show the card" prompt is still open."""

@@ -1615,13 +1615,20 @@ def _floor_placed() -> list:
     ]
 
 
-def _refereed(shots: list, reader, fps: int = 15) -> tuple[Table, list]:
+def _refereed(
+    shots: list, reader, fps: int = 15, restart_at: float | None = None
+) -> tuple[Table, list]:
     """A two-player classic table (seat 1 first) refereeing the rendered `shots` (filmed at
-    `fps`) from frames read by `reader`; its events."""
+    `fps`) from frames read by `reader`; its events. From `restart_at` on, a table restarted
+    from the events logged so far referees the rest."""
     video = SimVideo(None, shots, fps, (1280, 720), "bellot-lgpl21", 9, GEO)
     log: list = []
     table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
     for t, frame, labels in video.frames(with_labels=True):
+        if restart_at is not None and t >= restart_at:
+            table = Table("classic", 2, 0, recognizer=reader, events=list(log),
+                          subscribers=[log.append])  # fmt: skip
+            restart_at = None
         reader.labels = labels
         table.feed_frame(frame, t)
     return table, log
@@ -1841,7 +1848,8 @@ class PlainFrom(FaintReader):
         return super().observe(image, t)
 
 
-def test_a_card_no_read_names_is_held_then_named_where_it_lies_when_read_r1_1_r2_7_r7():
+@pytest.mark.parametrize("restart", [False, True])
+def test_a_card_no_read_names_is_held_then_named_where_it_lies_when_read_r1_1_r2_7_r7(restart):
     # A rendered table; the floor is 9C 5D 8C KD (seat 1, at the top edge, plays first).
     # Seat 1's KS takes the KD (R2.3). Seat 0's QH is read only faintly, KD 0.7, KS 0.2,
     # QD 0.05 of its read: codes gone this round (one deck, R1.1), or too faint to name it.
@@ -1849,7 +1857,8 @@ def test_a_card_no_read_names_is_held_then_named_where_it_lies_when_read_r1_1_r2
     # unknown, and the 2H is seat 1's trail (R2.7, R1.5). Seat 0's 8H takes the 8C (R2.2);
     # in that view the QH is read plainly where it lay since, its place untouched by the
     # capture: the camera names seat 0's held play a QH trail (R2.7), lying in every floor
-    # since. No foul, no extra play; seat 1 plays next.
+    # since. No foul, no extra play; seat 1 plays next. A table restarted after the 2H's
+    # trail (`restart`: the held play and where the QH lies are in the log) does the same.
     from vision.scene import CardPlacement
 
     c9, d5, c8, kd = _floor_placed()
@@ -1862,11 +1871,12 @@ def test_a_card_no_read_names_is_held_then_named_where_it_lies_when_read_r1_1_r2
     shots += scoop_shots([c9, d5, c8, kd, ks], ks, base=TOP, rest=[c9, d5, c8])
     shots += lay_shots([c9, d5, c8], qh, base=BOTTOM)
     shots += lay_shots([c9, d5, c8, qh], h2, base=TOP)
+    restart_at = sum(s.duration for s in shots) if restart else None  # the 2H lies still
     shots += lay_shots([c9, d5, c8, qh, h2], h8, base=BOTTOM)
     plain_from = sum(s.duration for s in shots)  # the QH read plainly from the 8H's scoop on
     shots += scoop_shots([c9, d5, c8, qh, h2, h8], h8, base=BOTTOM, rest=[c9, d5, qh, h2])
     reader = PlainFrom(GEO, "QH", [("KD", 0.7), ("KS", 0.2), ("QD", 0.05)], plain_from)
-    table, log = _refereed(shots, reader)
+    table, log = _refereed(shots, reader, restart_at=restart_at)
     held = next(e for e in log if e.type == FOUL)
     assert _plays(log) == [
         (1, "KS", "capture", ["KD"]),
@@ -1874,6 +1884,8 @@ def test_a_card_no_read_names_is_held_then_named_where_it_lies_when_read_r1_1_r2
         (1, "2H", "trail", []),
         (0, "8H", "capture", ["8C"]),
     ]
+    x0, y0, x1, y1 = held.data["box"]  # the log holds where the QH lies (for a restart)
+    assert abs((x0 + x1) / 2 - 420) < 10 and abs((y0 + y1) / 2 - 480) < 10
     (named,) = [e for e in log if e.type == REFEREE]
     assert (named.data["target"], named.data["payload"]) == (
         held.id,
