@@ -28,7 +28,7 @@ from controller.table_naming import (
     _rounded,
     _sorted,
 )
-from controller.table_state import PENDING, UNREADABLE, TableState, held_guess, replay
+from controller.table_state import OK, PENDING, UNREADABLE, TableState, held_guess, replay
 from controller.tracker import FloorTracker, TrackerConfig, same_place
 from controller.turns import (
     CardLaid,
@@ -973,6 +973,9 @@ class Table(CardNaming):
                 live = st.current_round.live_turns()
                 if live and live[-1].shown and live[-1].card:
                     self.turns.resume_showing(live[-1].card, live[-1].floor_after)
+                elif live and _trail_at_once(live[-1], st.floor):
+                    last = live[-1]
+                    self.turns.resume_trail(last.card, last.floor_before, last.floor_after)
         elif st.phase == "dealing":
             if st.rounds and st.rounds[-1].dealt:  # the floor was seen cleared for this deal
                 self.turns.expect_deal(require_empty=False)
@@ -1058,6 +1061,15 @@ class Table(CardNaming):
             for f in self.state.fouls()
         ]
         return out
+
+
+def _trail_at_once(tr: Any, floor: tuple[str, ...]) -> bool:
+    """Whether the turn `tr` is a card read plainly and judged a trail as it landed, the
+    floor it left still the floor (`TurnTracker.resume_trail`)."""
+    return (
+        tr.verdict == "trail" and tr.card is not None and not (tr.shown or tr.doubtful)
+        and tr.status == OK and tr.decided_by is None and set(tr.floor_after) == set(floor)
+    )  # fmt: skip
 
 
 def _missed_reason(intent: MissedPlay, taken: str) -> str:

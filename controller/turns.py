@@ -1217,6 +1217,12 @@ class TurnTracker:
         self._card, self._laid, self._t_land, self._conf = card, frozenset(floor), t, confidence
         self._unsure, self._card_conf, self._reading = False, card_confidence, tuple(reading)
 
+    def resume_trail(self, card: str, floor_before, floor_after) -> None:
+        """A restarted table: the last play was `card` judged a trail at once (its read can
+        take nothing) and nothing has changed since: lifted with the floor by its own player,
+        it is taken back (`TrailScooped`), as the live table would."""
+        self._last_trail = (card, frozenset(floor_before), frozenset(floor_after))
+
     def resume_unseen(self, at: tuple[float, ...] | None) -> None:
         """A restarted table: the round's last play held, card unknown, is a card laid that
         nobody saw or could name, and no card has left the floor since: a card read later

@@ -1742,10 +1742,12 @@ class MisReader(FaintReader):
 
 
 @pytest.mark.parametrize(
-    "sweeper, fps", [(TOP, 15), (BOTTOM, 15), (TOP, 8)], ids=["own-15fps", "next-15fps", "own-8fps"]
+    "sweeper, fps, restart",
+    [(TOP, 15, False), (BOTTOM, 15, False), (TOP, 8, False), (TOP, 15, True), (BOTTOM, 15, True)],
+    ids=["own-15fps", "next-15fps", "own-8fps", "own-restarted", "next-restarted"],
 )
 def test_a_trail_its_own_player_scoops_with_the_floor_is_held_not_a_missed_play_r2_4_r7(
-    sweeper, fps
+    sweeper, fps, restart
 ):
     # A rendered table; the floor is 9C 5D 8C KD (seat 1, at the top edge, plays first).
     # Seat 1 lays a JC that the camera reads plainly as a QC: a Q takes only a Q (R2.3), so
@@ -1756,7 +1758,8 @@ def test_a_trail_its_own_player_scoops_with_the_floor_is_held_not_a_missed_play_
     # play: no play is asked of seat 0 and none credited to it. Where seat 0's arm took the
     # floor instead (a card laid and scooped unseen), the QC trail stands and seat 0 is
     # asked to show its card. A slower camera (8 fps) sees the sweeping arm in fewer frames
-    # but for as long: the same verdicts.
+    # but for as long: the same verdicts. A table restarted between the trail and the sweep
+    # (`restart`: the log holds the trail) gives the same verdicts too.
     from vision.scene import CardPlacement
 
     c9, d5, c8, kd = _floor_placed()
@@ -1764,8 +1767,10 @@ def test_a_trail_its_own_player_scoops_with_the_floor_is_held_not_a_missed_play_
     floor = [c9, d5, c8, kd]
     shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
     shots += lay_shots(floor, jc, base=TOP)
+    # (restarted while the QC lies still, once judged: 0.4 s before that still view's end)
+    restart_at = sum(s.duration for s in shots) - 0.4 if restart else None
     shots += scoop_shots([*floor, jc], jc, base=sweeper, rest=[])  # the whole floor
-    table, log = _refereed(shots, MisReader(GEO, {"JC": "QC"}), fps)
+    table, log = _refereed(shots, MisReader(GEO, {"JC": "QC"}), fps, restart_at)
     seen = [(e.type, e.data.get("seat"), e.data.get("card"), e.data.get("verdict") or
              e.data.get("action") or e.data.get("kind"))
             for e in log if e.type in (TURN, FOUL, REFEREE, PROMPT)]  # fmt: skip
@@ -1871,7 +1876,8 @@ def test_a_card_no_read_names_is_held_then_named_where_it_lies_when_read_r1_1_r2
     shots += scoop_shots([c9, d5, c8, kd, ks], ks, base=TOP, rest=[c9, d5, c8])
     shots += lay_shots([c9, d5, c8], qh, base=BOTTOM)
     shots += lay_shots([c9, d5, c8, qh], h2, base=TOP)
-    restart_at = sum(s.duration for s in shots) if restart else None  # the 2H lies still
+    # (restarted while the 2H lies still, once judged: 0.4 s before that still view's end)
+    restart_at = sum(s.duration for s in shots) - 0.4 if restart else None
     shots += lay_shots([c9, d5, c8, qh, h2], h8, base=BOTTOM)
     plain_from = sum(s.duration for s in shots)  # the QH read plainly from the 8H's scoop on
     shots += scoop_shots([c9, d5, c8, qh, h2, h8], h8, base=BOTTOM, rest=[c9, d5, qh, h2])
