@@ -13,6 +13,7 @@ often the arm a play's view saw most came from the edge of that play's seat (`ar
     python3 benchmarks/table.py --setup lebanese:3   # one rule set and player count only
     python3 benchmarks/table.py --videos V --trace T # reuse videos in V; per-match traces in T
     python3 benchmarks/table.py --exposure 0.3       # a dark camera: every frame's light x 0.3
+    python3 benchmarks/table.py --restart-every 20   # restarted from its log every 20 s of video
 
 A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
 (a card touching the floor, landing, scooped, shown), every settled floor snapshot the tracker
@@ -136,32 +137,9 @@ def _count_arm(arms: dict, e, seen: int | None, truth: dict, players: int) -> No
         arms["right"] += seen == (rounds[r]["dealer"] + 1 + e.data["play"]) % players
 
 
-def run_match(i: int, args, recognizer, folder: Path) -> dict:
-    import cv2
-
-    from controller.table import Table
-    from controller.table_geometry import TableGeometry
-    from engine.record import score_record
-
-    path, truth, labels_by_frame = render_match(i, args, folder)
-    variant, players = truth["variant"], truth["players"]
-    geometry = TableGeometry.default(players)
-    size = tuple(truth["size"])
-    tracker_reader = None
-    if labels_by_frame is not None:
-        from controller.tracker import TrackerConfig
-
-        tracker_reader = LabelReader(geometry, size, TrackerConfig().crop_margin)
-    events: list = []
-    table = Table(
-        variant, players, truth["dealer"], geometry=geometry,
-        recognizer=tracker_reader or recognizer, subscribers=[events.append],
-    )  # fmt: skip
-    trace: list[tuple[float, int, str]] = []
-    # the arm each snapshot saw most (`Snapshot.arms`), against the seat of the play it
-    # showed (R1.5: the seat after the dealer plays first)
-    arms = {"plays": 0, "seen": 0, "right": 0}
-    arm_of_view: list[int | None] = [None]
+def _watch(table, args, trace: list, arm_of_view: list) -> None:
+    """Wrap `table.feed_snapshot`: note the arm each snapshot saw most (`arm_of_view`), and,
+    with --trace, a line for each snapshot (`trace`)."""
     feed_snap = table.feed_snapshot
 
     def with_arm(snap):
@@ -198,6 +176,45 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
             return feed_snapshot(snap)
 
         table.feed_snapshot = traced
+
+
+def run_match(i: int, args, recognizer, folder: Path) -> dict:
+    import cv2
+
+    from controller.table import Table
+    from controller.table_geometry import TableGeometry
+    from engine.record import score_record
+
+    path, truth, labels_by_frame = render_match(i, args, folder)
+    variant, players = truth["variant"], truth["players"]
+    geometry = TableGeometry.default(players)
+    size = tuple(truth["size"])
+    tracker_reader = None
+    if labels_by_frame is not None:
+        from controller.tracker import TrackerConfig
+
+        tracker_reader = LabelReader(geometry, size, TrackerConfig().crop_margin)
+    events: list = []
+    trace: list[tuple[float, int, str]] = []
+    # the arm each snapshot saw most (`Snapshot.arms`), against the seat of the play it
+    # showed (R1.5: the seat after the dealer plays first)
+    arms = {"plays": 0, "seen": 0, "right": 0}
+    arm_of_view: list[int | None] = [None]
+
+    def new_table(past: list | None = None) -> Table:
+        """The table refereeing the video: a new one, or (`past`: the events logged so far)
+        one restarted from its log, as `run --resume` restarts it."""
+        table = Table(
+            variant, players, truth["dealer"], geometry=geometry,
+            recognizer=tracker_reader or recognizer, events=past, subscribers=[events.append],
+        )  # fmt: skip
+        _watch(table, args, trace, arm_of_view)
+        return table
+
+    table = new_table()
+    restarts, next_restart = 0, args.restart_every or float("inf")
+    retired: list = []  # the trackers of the tables restarted (their counts add up)
+
     cap = cv2.VideoCapture(str(path))
     dt = 1.0 / args.fps
     done_at = 0.0  # when the (simulated live) processing queue finishes each frame
@@ -216,6 +233,13 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         before = len(events)
         table.feed_frame(frame, k * dt)
         took = time.perf_counter() - a
+        if k * dt >= next_restart and table.tracker.settled:
+            # the controller restarted (a power cut): a new table from the log goes on from
+            # the next frame, as `run --resume` does (its first views set its reference)
+            retired.append(table.tracker)
+            table = new_table(list(events))
+            restarts, next_restart = restarts + 1, k * dt + args.restart_every
+            trace.append((k * dt, 3, "RESTART the table, from its log"))
         proc.append(took)
         arrival = k * dt
         done_at = max(arrival, done_at) + took
@@ -263,6 +287,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
             if e.data.get("verdict") == "trail" and key in touch:
                 lat_touch.append(finish_of_event[e.id] - touch[key])  # from the card's touch
     duration = k * dt
+    trackers = [*retired, table.tracker]
     return {
         "match": i,
         "name": path.stem,
@@ -290,10 +315,13 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         "process_s": sum(proc),
         "frame_p95_ms": _pct(proc, 95) * 1000,
         "arms": arms,
-        "reads": table.tracker.reads_done,
-        "rereads": table.tracker.rereads,  # codes one deck ruled out, re-read as a runner-up
-        "merged": table.tracker.merged,  # second looks at one card dropped
-        "renames": len(table.tracker.renames),  # unmoved cards read better later, corrected
+        "reads": sum(tr.reads_done for tr in trackers),
+        # codes one deck ruled out, re-read as a runner-up
+        "rereads": sum(tr.rereads for tr in trackers),
+        "merged": sum(tr.merged for tr in trackers),  # second looks at one card dropped
+        # unmoved cards read better later, corrected
+        "renames": sum(len(tr.renames) for tr in trackers),
+        "restarts": restarts,
         "held_unreadable": sum(
             1 for e in events if e.type == "foul" and e.data.get("verdict") == "unreadable"
         ),
@@ -390,6 +418,14 @@ def main() -> None:
     ap.add_argument("--render-only", action="store_true", help="render the videos, stop")
     ap.add_argument("--trace", type=Path, help="write a trace of each match into this folder")
     ap.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
+    ap.add_argument(
+        "--restart-every",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="restart the table from its log every S seconds of video, at the next still view "
+        "read (a controller restarted after a power cut, `run --resume`); 0: never",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     args.keep = args.videos is not None
@@ -421,7 +457,8 @@ def main() -> None:
                     f"rounds {row['rounds_exact']}/{row['rounds']} exact "
                     f"(true {row['true_totals']}), fouls {row['fouls_flagged']}/"
                     f"{row['fouls_injected']}, false {len(row['false_fouls'])}, "
-                    f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video",
+                    f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video"
+                    + (f", {row['restarts']} restarts" if args.restart_every else ""),
                     flush=True,
                 )
                 if args.trace is not None and not row["exact"]:
@@ -453,6 +490,7 @@ def main() -> None:
             k: sum(r["prompts"].count(k) for r in rows)
             for k in sorted({k for r in rows for k in r["prompts"]})
         },
+        "restarts": sum(r["restarts"] for r in rows),
         "rereads": sum(r["rereads"] for r in rows),
         "merged": sum(r["merged"] for r in rows),
         "renames": sum(r["renames"] for r in rows),

@@ -728,6 +728,12 @@ class FloorTracker:
         known_index = self._index.get(code)
         return known_index is not None and read_index is None and _inside(known_index, box)
 
+    @property
+    def settled(self) -> bool:
+        """Whether the table lies still and this still view was read (a snapshot taken, or
+        nothing changed since the last one): a controller restarted here loses no view."""
+        return self._done and not self.moving
+
     def lies_still(self, box) -> bool:
         """Whether the place `box` showed no change in this view: a card lying there was
         not lifted (False where no pixels tell: observations fed)."""
