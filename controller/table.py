@@ -170,6 +170,12 @@ class Table(CardNaming):
             # codes an earlier doubtful turn kept (`_not_own`): a restarted table keeps them
             data = dict(data, kept=sorted(self._kept_unlogged))
             self._kept_unlogged = set()
+        if type_ in _SEEN_WITH_BOXES and self.tracker.cards and "boxes" not in data:
+            # where each card the camera knows lies: a restarted table's tracker keeps them
+            # there (`FloorTracker.resume`), as the live one kept them (a card read weakly
+            # at its known place is still there)
+            boxes = self.tracker.cards
+            data = dict(data, boxes={c: _rounded(boxes[c]) for c in sorted(boxes)})
         e = Event(self.state.last_event_id + 1, self.match_id, type_, float(t), data)
         self.state.apply(e)  # the live state is the fold over the events: replay agrees
         self._calibrate(e)
@@ -1004,11 +1010,12 @@ class Table(CardNaming):
         trailed or were dealt this round and still lie on the floor are kept at their places
         under their names (the log holds where they lie), and this round's doubtful reads (of
         turns and of dealt cards) and the codes doubtful turns kept are remembered as the live
-        table remembered them."""
+        table remembered them; the camera knows where the cards on the floor lie (`boxes`)."""
         rnd = self.state.current_round
         if self.state.phase != "playing" or rnd is None:
             return
         floor = set(self.state.floor)
+        boxes: dict[str, list[float]] = {}  # where the camera last knew its cards lay
         for e in past:
             d = e.data
             payload = d.get("payload") or {}
@@ -1033,8 +1040,13 @@ class Table(CardNaming):
             if e.type in (ev.TURN, ev.FOUL) and d.get("box") and d.get("card") in floor:
                 conf = float(d.get("confidence", 0.0))
                 self.tracker.adopt(d["card"], d["box"], conf, d.get("index"))
+            if e.type in _SEEN_WITH_BOXES and d.get("boxes"):
+                boxes = d["boxes"]
             if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
+        laid = self.state.laid
+        lying = floor | ({laid["card"]} if laid else set())
+        self.tracker.resume({c: box for c, box in boxes.items() if c in lying})
         self._resume_unseen(past)
 
     def _resume_unseen(self, past: list[Event]) -> None:
@@ -1061,6 +1073,10 @@ class Table(CardNaming):
             for f in self.state.fouls()
         ]
         return out
+
+
+# the events that log where the camera's known cards lie (`boxes`)
+_SEEN_WITH_BOXES = (ev.ROUND_STARTED, ev.TURN, ev.FOUL, ev.CARD_LAID)
 
 
 def _trail_at_once(tr: Any, floor: tuple[str, ...]) -> bool:

@@ -895,6 +895,13 @@ class FloorTracker:
             self._known_conf.pop(was, None)
             self._known_conf[code] = float(confidence)
 
+    def resume(self, boxes: dict[str, list[float]]) -> None:
+        """A restarted controller: the cards its log last saw lie at `boxes` (code -> box);
+        later reads keep them there like the cards of a last snapshot (a card read however
+        weakly at its place is still there). A card adopted already keeps its own box."""
+        for code, box in boxes.items():
+            self.cards.setdefault(code, [float(v) for v in box])
+
     def forget(self, code: str) -> None:
         """The card `code` of the last snapshot is not there (its owner judged it taken):
         later reads no longer keep it."""

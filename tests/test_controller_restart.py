@@ -1,0 +1,68 @@
+"""A table restarted from its log mid-round (a power cut, `run --resume`) referees on as the
+live table would: what the camera knew of the floor comes back from the log.
+
+Rendered tables; RULES.md section numbers in each test's name."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.events import PROMPT, ROUND_STARTED, TURN
+from controller.simulator import Shot
+from tests.test_controller_faint import (
+    BOTTOM,
+    GEO,
+    TOP,
+    FaintReader,
+    _floor_placed,
+    _plays,
+    _refereed,
+)
+from tests.test_controller_tracker import lay_shots
+
+
+class WeakFrom(FaintReader):
+    """Reads the exact labels, but from the time `weak_from` on reads the card `code` only
+    weakly (at `conf`, under the bar for a new card), as a card half covered by a neighbour
+    is read."""
+
+    def __init__(self, geometry, code: str, conf: float, weak_from: float):
+        super().__init__(geometry, "", [])
+        self.code, self.conf, self.weak_from = code, conf, weak_from
+
+    def observe(self, image, t):
+        obs = super().observe(image, t)
+        if t >= self.weak_from:
+            for card in obs.cards:
+                if card.code == self.code:
+                    card.confidence, card.alts = self.conf, [(self.code, self.conf)]
+        return obs
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_card_read_weakly_where_it_lies_stays_on_the_floor_after_a_restart_r2_7(restart):
+    # The floor is 9C 5D 8C KD (seat 1, at the top edge, plays first). Seat 1 trails a 2H
+    # (no 2 lies there, R2.7). From then on the KD is read only weakly (0.2, under the bar
+    # for a new card) where it lies. Seat 0 trails a 3S (R2.7). The live table keeps the KD:
+    # a card of its last view read at its place is still there. A table restarted while the
+    # 2H lies still does the same, knowing from the log where the KD lies: two trails, no
+    # prompt, the KD on the floor.
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    h2 = CardPlacement("2H", (640.0, 480.0), 5.0, 115.0)
+    s3 = CardPlacement("3S", (420.0, 480.0), -4.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, h2, base=TOP)
+    weak_from = sum(s.duration for s in shots) - 0.4  # the 2H lies still, judged
+    shots += lay_shots([*floor, h2], s3, base=BOTTOM)
+    reader = WeakFrom(GEO, "KD", 0.2, weak_from)
+    table, log = _refereed(shots, reader, restart_at=weak_from + 0.05 if restart else None)
+    assert _plays(log) == [(1, "2H", "trail", []), (0, "3S", "trail", [])]
+    assert [e for e in log if e.type == PROMPT] == []
+    assert set(table.state.floor) == {"9C", "5D", "8C", "KD", "2H", "3S"}
+    # the log holds where each card lies, as the camera last knew it
+    started = next(e for e in log if e.type == ROUND_STARTED)
+    assert sorted(started.data["boxes"]) == ["5D", "8C", "9C", "KD"]
+    x1, y1, x2, y2 = next(e for e in log if e.type == TURN).data["boxes"]["KD"]
+    assert abs((x1 + x2) / 2 - 960) < 10 and abs((y1 + y2) / 2 - 300) < 10
