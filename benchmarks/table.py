@@ -14,6 +14,7 @@ often the arm a play's view saw most came from the edge of that play's seat (`ar
     python3 benchmarks/table.py --videos V --trace T # reuse videos in V; per-match traces in T
     python3 benchmarks/table.py --exposure 0.3       # a dark camera: every frame's light x 0.3
     python3 benchmarks/table.py --restart-every 20   # restarted from its log every 20 s of video
+    python3 benchmarks/table.py --restart-check 8    # a restarted table beside it, compared
 
 A trace (`--trace DIR`, one text file per match) interleaves, in video time, the true marks
 (a card touching the floor, landing, scooped, shown), every settled floor snapshot the tracker
@@ -137,6 +138,15 @@ def _count_arm(arms: dict, e, seen: int | None, truth: dict, players: int) -> No
         arms["right"] += seen == (rounds[r]["dealer"] + 1 + e.data["play"]) % players
 
 
+SHADOW_S = 6.0  # how long a table restarted beside the live one referees (--restart-check)
+
+
+def _gist(e) -> str:
+    """What a user sees of an event: its kind, seat, card, verdict, the floor it left..."""
+    keys = ("seat", "card", "verdict", "foul", "takes", "floor_after", "kind", "action")
+    return " ".join([e.type, *(f"{k}={e.data[k]}" for k in keys if e.data.get(k) is not None)])
+
+
 def _watch(table, args, trace: list, arm_of_view: list) -> None:
     """Wrap `table.feed_snapshot`: note the arm each snapshot saw most (`arm_of_view`), and,
     with --trace, a line for each snapshot (`trace`)."""
@@ -214,6 +224,11 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     table = new_table()
     restarts, next_restart = 0, args.restart_every or float("inf")
     retired: list = []  # the trackers of the tables restarted (their counts add up)
+    # --restart-check: a table restarted from the log referees beside the live one for
+    # SHADOW_S of video (its own events after the log's), then is compared and dropped
+    shadow: tuple | None = None
+    checks = {"restarts": 0, "differed": 0, "lagged": 0}
+    next_check = args.restart_check or float("inf")
 
     cap = cv2.VideoCapture(str(path))
     dt = 1.0 / args.fps
@@ -233,6 +248,31 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         before = len(events)
         table.feed_frame(frame, k * dt)
         took = time.perf_counter() - a
+        if shadow is not None:
+            twin, twin_events, until, start = shadow
+            twin.feed_frame(frame, k * dt)
+            if k * dt >= until:
+                shadow = None
+                mine = [_gist(e) for e in twin_events[start:]]
+                live = [_gist(e) for e in events[start:]]
+                n = min(len(mine), len(live))
+                if mine[:n] != live[:n]:
+                    checks["differed"] += 1
+                    trace.append((k * dt, 3, f"RESTART-DIFF restarted {mine} | live {live}"))
+                elif len(mine) != len(live):
+                    checks["lagged"] += 1
+                    trace.append((k * dt, 3, f"RESTART-LAG restarted {mine} | live {live}"))
+        elif k * dt >= next_check and table.tracker.settled:
+            twin_events = list(events)
+            twin = Table(
+                variant, players, truth["dealer"], geometry=geometry,
+                recognizer=tracker_reader or recognizer, events=list(events),
+                subscribers=[twin_events.append],
+            )  # fmt: skip
+            shadow = (twin, twin_events, k * dt + SHADOW_S, len(events))
+            checks["restarts"] += 1
+            next_check = k * dt + args.restart_check
+            trace.append((k * dt, 3, "RESTART-CHECK a table restarted from the log, beside"))
         if k * dt >= next_restart and table.tracker.settled:
             # the controller restarted (a power cut): a new table from the log goes on from
             # the next frame, as `run --resume` does (its first views set its reference)
@@ -322,6 +362,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         # unmoved cards read better later, corrected
         "renames": sum(len(tr.renames) for tr in trackers),
         "restarts": restarts,
+        "restart_checks": checks,
         "held_unreadable": sum(
             1 for e in events if e.type == "foul" and e.data.get("verdict") == "unreadable"
         ),
@@ -426,6 +467,15 @@ def main() -> None:
         help="restart the table from its log every S seconds of video, at the next still view "
         "read (a controller restarted after a power cut, `run --resume`); 0: never",
     )
+    ap.add_argument(
+        "--restart-check",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help=f"every S seconds of video (at the next still view read), a table restarted from "
+        f"the log referees beside the live one for {SHADOW_S:.0f} s; counts the restarts whose "
+        "events differed from the live table's (the live table goes on untouched); 0: never",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     args.keep = args.videos is not None
@@ -458,7 +508,14 @@ def main() -> None:
                     f"(true {row['true_totals']}), fouls {row['fouls_flagged']}/"
                     f"{row['fouls_injected']}, false {len(row['false_fouls'])}, "
                     f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video"
-                    + (f", {row['restarts']} restarts" if args.restart_every else ""),
+                    + (f", {row['restarts']} restarts" if args.restart_every else "")
+                    + (
+                        ", restarted beside: {restarts}, {differed} differed, {lagged} lagged".format(
+                            **row["restart_checks"]
+                        )
+                        if args.restart_check
+                        else ""
+                    ),
                     flush=True,
                 )
                 if args.trace is not None and not row["exact"]:
@@ -491,6 +548,9 @@ def main() -> None:
             for k in sorted({k for r in rows for k in r["prompts"]})
         },
         "restarts": sum(r["restarts"] for r in rows),
+        "restart_checks": {
+            k: sum(r["restart_checks"][k] for r in rows) for k in ("restarts", "differed", "lagged")
+        },
         "rereads": sum(r["rereads"] for r in rows),
         "merged": sum(r["merged"] for r in rows),
         "renames": sum(r["renames"] for r in rows),
