@@ -251,6 +251,10 @@ class FloorTracker:
     rereads: int = 0  # detections re-read as a runner-up because their code was impossible
     renames: list[tuple[str, str]] = field(default_factory=list)  # (earlier code, better code)
     _known_conf: dict[str, float] = field(default_factory=dict)  # last snapshot's confidences
+    # a restarted controller's cards from its log (`resume`), until its first snapshot; and
+    # those its first still view missed (no read at their places), kept only where read
+    _resumed: frozenset[str] = frozenset()
+    _unconfirmed: frozenset[str] = frozenset()
     merged: int = 0  # detections dropped as a second look at a card already named
     # The learnt reference: from this tracker's own snapshots (`learn`), or fed by its owner
     # through `calibrate` (the Table feeds the confidences it logs, so a resumed table that
@@ -364,6 +368,7 @@ class FloorTracker:
         """Forget the last snapshot (its cards, their places, the reference view): the next
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
+        self._resumed = self._unconfirmed = frozenset()
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
         self.reset_still()
@@ -827,6 +832,13 @@ class FloorTracker:
             for c in mean
         }
         floor = {c for c, m in mean.items() if m >= bar[c]} | here
+        if (
+            self._resumed
+            and self._ref is None
+            and small is not None
+            and self._withheld(floor, small)
+        ):
+            return None
         boxes: dict[str, list[float]] = {}
         index: dict[str, list[float] | None] = {}  # a box guessed around one index: the index
         unsure: set[str] = set()
@@ -855,6 +867,7 @@ class FloorTracker:
         faint, faint_box = self._faint(floor, boxes) if landed else ((), None)
         readings = self._readings(floor - set(self.cards))
         self._done, self._reads = True, []
+        self._unconfirmed = frozenset()
         self.cards = {c: boxes[c] for c in floor if c in boxes}
         self._index = {c: i for c in self.cards if (i := index.get(c)) is not None}
         self._known_conf = {c: mean.get(c, self._known_conf.get(c, 1.0)) for c in floor}
@@ -901,6 +914,7 @@ class FloorTracker:
         weakly at its place is still there). A card adopted already keeps its own box."""
         for code, box in boxes.items():
             self.cards.setdefault(code, [float(v) for v in box])
+        self._resumed = frozenset(self.cards)
 
     def forget(self, code: str) -> None:
         """The card `code` of the last snapshot is not there (its owner judged it taken):
@@ -972,6 +986,21 @@ class FloorTracker:
             while len(self._faint_guesses) > FAINT_GUESSES_KEPT:
                 del self._faint_guesses[next(iter(self._faint_guesses))]
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
+
+    def _withheld(self, floor: set[str], small: np.ndarray) -> bool:
+        """A restarted controller's first still view (`resume`) that misses cards its log
+        holds, nothing new read: a hand, or a card laid on them, may cover them. The view is
+        not reported; it is the reference later views are read against, and the cards it
+        missed stay known, kept only where a read names them at their places (a card taken
+        while the controller was down lies nowhere: its place's stillness keeps nothing)."""
+        missed = self._resumed - floor
+        self._resumed = frozenset()
+        if not missed or not floor <= set(self.cards):
+            return False
+        self._ref, self._ref_colour = small, self._colour
+        self._unconfirmed = frozenset(missed)
+        self._done, self._reads = True, []
+        return True
 
     def _keep_untouched(
         self,
@@ -1094,6 +1123,8 @@ class FloorTracker:
                 self.kept += 1
         missed = [o for o in self.cards if o not in floor]  # (as this read saw the floor)
         for code, (x1, y1, x2, y2) in self.cards.items():
+            if code in self._unconfirmed and code not in floor:
+                continue  # never seen since a restart: its still place tells nothing
             known = [x1, y1, x2, y2]
             share = self._changed_share(known)
             if share is not None and share > UNTOUCHED_MOST:

@@ -1616,16 +1616,19 @@ def _floor_placed() -> list:
 
 
 def _refereed(
-    shots: list, reader, fps: int = 15, restart_at: float | None = None
+    shots: list, reader, fps: int = 15, restart_at: float | None = None, down_s: float = 0.0
 ) -> tuple[Table, list]:
     """A two-player classic table (seat 1 first) refereeing the rendered `shots` (filmed at
     `fps`) from frames read by `reader`; its events. From `restart_at` on, a table restarted
-    from the events logged so far referees the rest."""
+    from the events logged so far referees the rest (the frames of the `down_s` seconds the
+    controller was down unseen)."""
     video = SimVideo(None, shots, fps, (1280, 720), "bellot-lgpl21", 9, GEO)
     log: list = []
     table = Table("classic", 2, 0, recognizer=reader, subscribers=[log.append])
     for t, frame, labels in video.frames(with_labels=True):
         if restart_at is not None and t >= restart_at:
+            if t < restart_at + down_s:
+                continue
             table = Table("classic", 2, 0, recognizer=reader, events=list(log),
                           subscribers=[log.append])  # fmt: skip
             restart_at = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.events import PROMPT, ROUND_STARTED, TURN
+from controller.events import FOUL, PROMPT, ROUND_STARTED, TURN
 from controller.simulator import Shot
 from tests.test_controller_faint import (
     BOTTOM,
@@ -18,7 +18,7 @@ from tests.test_controller_faint import (
     _plays,
     _refereed,
 )
-from tests.test_controller_tracker import lay_shots
+from tests.test_controller_tracker import lay_shots, scoop_shots
 
 
 class WeakFrom(FaintReader):
@@ -66,3 +66,64 @@ def test_a_card_read_weakly_where_it_lies_stays_on_the_floor_after_a_restart_r2_
     assert sorted(started.data["boxes"]) == ["5D", "8C", "9C", "KD"]
     x1, y1, x2, y2 = next(e for e in log if e.type == TURN).data["boxes"]["KD"]
     assert abs((x1 + x2) / 2 - 960) < 10 and abs((y1 + y2) / 2 - 300) < 10
+
+
+class HiddenDuring(FaintReader):
+    """Reads the exact labels, but finds no card `code` from `t0` to `t1` (a hand over it)."""
+
+    def __init__(self, geometry, code: str, t0: float, t1: float):
+        super().__init__(geometry, "", [])
+        self.code, self.t0, self.t1 = code, t0, t1
+
+    def observe(self, image, t):
+        obs = super().observe(image, t)
+        if self.t0 <= t < self.t1:
+            obs.cards = [card for card in obs.cards if card.code != self.code]
+        return obs
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_card_the_first_view_after_a_restart_misses_is_not_taken_r2_3(restart):
+    # The floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 lays a KS on the table to take
+    # the KD (R2.3). While it lies there, nothing finds the 9C (a hand over it), and the
+    # table is restarted from its log (`restart`). Its first view misses the 9C, which the log
+    # holds, and shows nothing new: that view is no play. The KS and KD are scooped and the
+    # 9C is seen again: the KS took the KD alone, as the live table judges it; no foul.
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, ks, base=TOP)
+    still = sum(s.duration for s in shots)
+    shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
+    reader = HiddenDuring(GEO, "9C", still - 0.5, still)
+    table, log = _refereed(shots, reader, restart_at=still - 0.4 if restart else None)
+    assert _plays(log) == [(1, "KS", "capture", ["KD"])]
+    assert [e for e in log if e.type in (PROMPT, FOUL)] == []
+    assert set(table.state.floor) == {"9C", "5D", "8C"}
+
+
+def test_a_capture_made_while_the_controller_was_down_is_held_for_the_referee_r7():
+    # Seat 1 lays a KS and scoops it with the KD (R2.3) while the controller is down; it is
+    # restarted from its log after. Its first view lacks the KD, which the log holds, and
+    # shows nothing new: no play is judged from it. Seat 0 trails a 2H (R2.7): the KD left
+    # with a card the camera never saw: seat 1's play is held for the referee, card unknown
+    # (R7), and the 2H is seat 0's trail. The KD is not kept on the floor.
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
+    h2 = CardPlacement("2H", (640.0, 480.0), 5.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    down = sum(s.duration for s in shots) - 0.3  # the deal read, the controller goes down
+    shots += lay_shots(floor, ks, base=TOP)
+    shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
+    up = sum(s.duration for s in shots) - 0.3  # back, the table still
+    shots += lay_shots(floor[:3], h2, base=BOTTOM)
+    table, log = _refereed(shots, FaintReader(GEO, "", []), restart_at=down, down_s=up - down)
+    assert _plays(log) == [(1, None, "unreadable", []), (0, "2H", "trail", [])]
+    held = next(e for e in log if e.type == FOUL)
+    assert held.data["floor_before"] == ["5D", "8C", "9C", "KD"]
+    assert held.data["floor_after"] == ["5D", "8C", "9C"]
+    assert set(table.state.floor) == {"9C", "5D", "8C", "2H"}
