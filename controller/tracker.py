@@ -252,9 +252,12 @@ class FloorTracker:
     renames: list[tuple[str, str]] = field(default_factory=list)  # (earlier code, better code)
     _known_conf: dict[str, float] = field(default_factory=dict)  # last snapshot's confidences
     # a restarted controller's cards from its log (`resume`), until its first snapshot; and
-    # those its first still view missed (no read at their places), kept only where read
+    # those its first still view missed (no read at their places), kept only where read,
+    # with that view's snapshot, held back (`_withheld`) and the one given back (`feed`)
     _resumed: frozenset[str] = frozenset()
     _unconfirmed: frozenset[str] = frozenset()
+    _held_back: Snapshot | None = None
+    _given_back: Snapshot | None = None
     merged: int = 0  # detections dropped as a second look at a card already named
     # The learnt reference: from this tracker's own snapshots (`learn`), or fed by its owner
     # through `calibrate` (the Table feeds the confidences it logs, so a resumed table that
@@ -351,6 +354,8 @@ class FloorTracker:
             return None
         self._colour = self._small_colour(frame)
         snap = self._read(frame, t, small)
+        if snap is not None and snap is self._given_back:
+            return snap  # a view held back: this one is read again next (`_give_back`)
         if snap is not None:
             self._ref, self._ref_colour = small, self._colour
             snap = replace(snap, arms=tuple(sorted(self._arms.items())))
@@ -369,6 +374,7 @@ class FloorTracker:
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
         self._resumed = self._unconfirmed = frozenset()
+        self._held_back = None
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
         self.reset_still()
@@ -836,9 +842,11 @@ class FloorTracker:
             self._resumed
             and self._ref is None
             and small is not None
-            and self._withheld(floor, small)
+            and self._withheld(read, floor, mean, small)
         ):
             return None
+        if self._held_back is not None and (back := self._give_back(floor)) is not None:
+            return back
         boxes: dict[str, list[float]] = {}
         index: dict[str, list[float] | None] = {}  # a box guessed around one index: the index
         unsure: set[str] = set()
@@ -987,20 +995,43 @@ class FloorTracker:
                 del self._faint_guesses[next(iter(self._faint_guesses))]
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
 
-    def _withheld(self, floor: set[str], small: np.ndarray) -> bool:
+    def _withheld(self, read: Read, floor: set[str], mean: dict, small: np.ndarray) -> bool:
         """A restarted controller's first still view (`resume`) that misses cards its log
         holds, nothing new read: a hand, or a card laid on them, may cover them. The view is
-        not reported; it is the reference later views are read against, and the cards it
+        held back; it is the reference later views are read against, and the cards it
         missed stay known, kept only where a read names them at their places (a card taken
-        while the controller was down lies nowhere: its place's stillness keeps nothing)."""
+        while the controller was down lies nowhere: its place's stillness keeps nothing).
+        The next view tells which it was (`_give_back`)."""
         missed = self._resumed - floor
         self._resumed = frozenset()
         if not missed or not floor <= set(self.cards):
             return False
         self._ref, self._ref_colour = small, self._colour
         self._unconfirmed = frozenset(missed)
+        conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
+        self._held_back = Snapshot(
+            t=read.t, floor=frozenset(floor), confidence=conf, t_still=self._still_since,
+            confidences=tuple(sorted((c, round(mean.get(c, 1.0), 3)) for c in floor)),
+        )  # fmt: skip
         self._done, self._reads = True, []
         return True
+
+    def _give_back(self, floor: set[str]) -> Snapshot | None:
+        """The view after a restarted controller's first still view, held back
+        (`_withheld`): where it reads every card that view missed, they were covered, and
+        that view is dropped (None: this view is reported). Where some are still missing,
+        they left by then: the held-back view is given back first, as read but with the
+        cards missed there that this view reads, and this view is read again next."""
+        held, self._held_back = self._held_back, None
+        assert held is not None
+        missed = self._unconfirmed
+        if missed <= floor:
+            return None
+        back = replace(held, floor=held.floor | (missed & floor))
+        self.cards = {c: box for c, box in self.cards.items() if c in back.floor}
+        self._unconfirmed = frozenset()
+        self._done, self._reads, self._given_back = False, [], back
+        return back
 
     def _keep_untouched(
         self,

@@ -104,26 +104,27 @@ def test_a_card_the_first_view_after_a_restart_misses_is_not_taken_r2_3(restart)
     assert set(table.state.floor) == {"9C", "5D", "8C"}
 
 
-def test_a_capture_made_while_the_controller_was_down_is_held_for_the_referee_r7():
+def test_a_capture_made_while_the_controller_was_down_is_asked_for_as_live_r2_3_r7():
     # Seat 1 lays a KS and scoops it with the KD (R2.3) while the controller is down; it is
     # restarted from its log after. Its first view lacks the KD, which the log holds, and
-    # shows nothing new: no play is judged from it. Seat 0 trails a 2H (R2.7): the KD left
-    # with a card the camera never saw: seat 1's play is held for the referee, card unknown
-    # (R7), and the 2H is seat 0's trail. The KD is not kept on the floor.
+    # shows nothing new; the next view too: the KD left with a card nobody saw, and seat 1
+    # is asked to show it, as the live table asks after a capture it missed (R7). Seat 1
+    # shows its KS and takes it back: the KS took the KD. The KD is not kept on the floor.
     from vision.scene import CardPlacement
 
     floor = _floor_placed()
     ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
-    h2 = CardPlacement("2H", (640.0, 480.0), 5.0, 115.0)
     shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
     down = sum(s.duration for s in shots) - 0.3  # the deal read, the controller goes down
     shots += lay_shots(floor, ks, base=TOP)
     shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
-    up = sum(s.duration for s in shots) - 0.3  # back, the table still
-    shots += lay_shots(floor[:3], h2, base=BOTTOM)
+    up = sum(s.duration for s in shots) - 0.6  # back, the table still
+    shots += [Shot(0.8, floor[:3], [], frozenset({"9C", "5D", "8C"}))]
+    shots += lay_shots(floor[:3], ks, base=TOP)  # shown ...
+    shots += scoop_shots([*floor[:3], ks], ks, base=TOP, rest=floor[:3])  # ... and taken back
     table, log = _refereed(shots, FaintReader(GEO, "", []), restart_at=down, down_s=up - down)
-    assert _plays(log) == [(1, None, "unreadable", []), (0, "2H", "trail", [])]
-    held = next(e for e in log if e.type == FOUL)
-    assert held.data["floor_before"] == ["5D", "8C", "9C", "KD"]
-    assert held.data["floor_after"] == ["5D", "8C", "9C"]
-    assert set(table.state.floor) == {"9C", "5D", "8C", "2H"}
+    (prompt,) = [e for e in log if e.type == PROMPT]
+    assert (prompt.data["kind"], prompt.data["seat"]) == ("show_card", 1)
+    assert _plays(log) == [(1, "KS", "capture", ["KD"])]
+    assert [e for e in log if e.type == FOUL] == []
+    assert set(table.state.floor) == {"9C", "5D", "8C"}
