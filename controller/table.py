@@ -275,7 +275,14 @@ class Table(CardNaming):
     def feed_frame(self, frame: np.ndarray, t: float) -> list[Event]:
         """One camera frame at time `t` (seconds); returns the events it caused."""
         snap = self.tracker.feed(frame, t)
-        return self.feed_snapshot(snap) if snap is not None else []
+        if snap is None:
+            return []
+        out = self.feed_snapshot(snap)
+        if self.tracker.queued is not None:
+            # a restarted table's first view, held back, came first; then this frame's
+            snap, self.tracker.queued = self.tracker.queued, None
+            out += self.feed_snapshot(snap)
+        return out
 
     def feed_observation(self, obs: Any, size: tuple[int, int] = (1280, 720)) -> list[Event]:
         """One recogniser observation of a still table (accumulated until settled)."""

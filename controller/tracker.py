@@ -253,11 +253,12 @@ class FloorTracker:
     _known_conf: dict[str, float] = field(default_factory=dict)  # last snapshot's confidences
     # a restarted controller's cards from its log (`resume`), until its first snapshot; and
     # those its first still view missed (no read at their places), kept only where read,
-    # with that view's snapshot, held back (`_withheld`) and the one given back (`feed`)
+    # with that view's snapshot, held back (`_withheld`)
     _resumed: frozenset[str] = frozenset()
     _unconfirmed: frozenset[str] = frozenset()
     _held_back: Snapshot | None = None
-    _given_back: Snapshot | None = None
+    # the view read after a held-back one given back first: the owner takes it next, at once
+    queued: Snapshot | None = None
     merged: int = 0  # detections dropped as a second look at a card already named
     # The learnt reference: from this tracker's own snapshots (`learn`), or fed by its owner
     # through `calibrate` (the Table feeds the confidences it logs, so a resumed table that
@@ -354,11 +355,13 @@ class FloorTracker:
             return None
         self._colour = self._small_colour(frame)
         snap = self._read(frame, t, small)
-        if snap is not None and snap is self._given_back:
-            return snap  # a view held back: this one is read again next (`_give_back`)
         if snap is not None:
             self._ref, self._ref_colour = small, self._colour
-            snap = replace(snap, arms=tuple(sorted(self._arms.items())))
+            arms = tuple(sorted(self._arms.items()))
+            if self.queued is not None:  # (a view held back, given back first: no arm seen)
+                self.queued = replace(self.queued, arms=arms)
+            else:
+                snap = replace(snap, arms=arms)
             self._arms, self._arm_held, self._arm_held_now = {}, 0.0, 0.0
         return snap
 
@@ -845,8 +848,7 @@ class FloorTracker:
             and self._withheld(read, floor, mean, small)
         ):
             return None
-        if self._held_back is not None and (back := self._give_back(floor)) is not None:
-            return back
+        back = self._give_back(floor) if self._held_back is not None else None
         boxes: dict[str, list[float]] = {}
         index: dict[str, list[float] | None] = {}  # a box guessed around one index: the index
         unsure: set[str] = set()
@@ -879,7 +881,7 @@ class FloorTracker:
         self.cards = {c: boxes[c] for c in floor if c in boxes}
         self._index = {c: i for c in self.cards if (i := index.get(c)) is not None}
         self._known_conf = {c: mean.get(c, self._known_conf.get(c, 1.0)) for c in floor}
-        return Snapshot(
+        snap = Snapshot(
             t=read.t,
             floor=frozenset(floor),
             confidence=conf,
@@ -894,6 +896,10 @@ class FloorTracker:
             readings=readings,
             unread=frozenset(self._unread & floor),
         )
+        if back is not None:
+            self.queued = snap  # the held-back view first, then this one (`_give_back`)
+            return back
+        return snap
 
     def _readings(self, new: set[str]) -> tuple:
         """What the classifier said of each card new on the floor, as (code, ((code, share),
@@ -1019,19 +1025,15 @@ class FloorTracker:
     def _give_back(self, floor: set[str]) -> Snapshot | None:
         """The view after a restarted controller's first still view, held back
         (`_withheld`): where it reads every card that view missed, they were covered, and
-        that view is dropped (None: this view is reported). Where some are still missing,
-        they left by then: the held-back view is given back first, as read but with the
-        cards missed there that this view reads, and this view is read again next."""
+        that view is dropped (None). Where some are still missing, they left by then: the
+        held-back view is given back, as read but with the cards missed there that this
+        view reads, ahead of this view (`queued`)."""
         held, self._held_back = self._held_back, None
         assert held is not None
         missed = self._unconfirmed
         if missed <= floor:
             return None
-        back = replace(held, floor=held.floor | (missed & floor))
-        self.cards = {c: box for c, box in self.cards.items() if c in back.floor}
-        self._unconfirmed = frozenset()
-        self._done, self._reads, self._given_back = False, [], back
-        return back
+        return replace(held, floor=held.floor | (missed & floor))
 
     def _keep_untouched(
         self,

@@ -9,6 +9,7 @@ import pytest
 
 from controller.events import FOUL, PROMPT, ROUND_STARTED, TURN
 from controller.simulator import Shot
+from controller.table import Table
 from tests.test_controller_faint import (
     BOTTOM,
     GEO,
@@ -128,3 +129,33 @@ def test_a_capture_made_while_the_controller_was_down_is_asked_for_as_live_r2_3_
     assert _plays(log) == [(1, "KS", "capture", ["KD"])]
     assert [e for e in log if e.type == FOUL] == []
     assert set(table.state.floor) == {"9C", "5D", "8C"}
+
+
+def test_a_table_restarted_after_any_event_writes_the_uninterrupted_log():
+    # A rendered classic match (seed 4, dealer 1; its deal and first plays: a capture, a
+    # sweep answering a show-card prompt, trails) refereed once whole; then, for every event
+    # of that log, a table restarted from the log up to it referees the frames after it (as
+    # `run --resume` does): each writes exactly the uninterrupted log, every verdict, time and
+    # read the same (where the camera knew the cards lay within 4 px).
+    from controller.simulator import simulate
+    from tests.test_controller_run_db import FRAMES, assert_same
+    from vision.recognizer import Recognizer
+
+    video = simulate("classic", 2, 4, rounds=1, dealer=1, fps=15)
+    frames = [tf for _i, tf in zip(range(FRAMES), video.frames(), strict=False)]
+    reader = Recognizer(None)
+
+    def refereed(past: list) -> list:
+        log = list(past)
+        table = Table("classic", 2, 1, recognizer=reader, events=past or None,
+                      subscribers=[log.append])  # fmt: skip
+        after = past[-1].t if past else -1.0
+        for t, frame in frames:
+            if t > after:
+                table.feed_frame(frame, t)
+        return log
+
+    whole = refereed([])
+    assert [e.type for e in whole].count("turn") >= 4 and any(e.type == "prompt" for e in whole)
+    for k in range(2, len(whole)):
+        assert_same(refereed(whole[:k]), whole)
