@@ -176,6 +176,9 @@ class Table(CardNaming):
             # at its known place is still there)
             boxes = self.tracker.cards
             data = dict(data, boxes={c: _rounded(boxes[c]) for c in sorted(boxes)})
+            unnamed = sorted(self.tracker.unnamed & set(boxes))
+            if unnamed:
+                data["unread"] = unnamed  # kept with no read naming them (their places still)
         e = Event(self.state.last_event_id + 1, self.match_id, type_, float(t), data)
         self.state.apply(e)  # the live state is the fold over the events: replay agrees
         self._calibrate(e)
@@ -1023,6 +1026,7 @@ class Table(CardNaming):
             return
         floor = set(self.state.floor)
         boxes: dict[str, list[float]] = {}  # where the camera last knew its cards lay
+        unnamed: list[str] = []  # ... and which of them no read named then
         for e in past:
             d = e.data
             payload = d.get("payload") or {}
@@ -1048,12 +1052,12 @@ class Table(CardNaming):
                 conf = float(d.get("confidence", 0.0))
                 self.tracker.adopt(d["card"], d["box"], conf, d.get("index"))
             if e.type in _SEEN_WITH_BOXES and d.get("boxes"):
-                boxes = d["boxes"]
+                boxes, unnamed = d["boxes"], d.get("unread", ())
             if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
         laid = self.state.laid
         lying = floor | ({laid["card"]} if laid else set())
-        self.tracker.resume({c: box for c, box in boxes.items() if c in lying})
+        self.tracker.resume({c: box for c, box in boxes.items() if c in lying}, unnamed)
         self._resume_unseen(past)
 
     def _resume_unseen(self, past: list[Event]) -> None:

@@ -257,6 +257,11 @@ class FloorTracker:
     _resumed: frozenset[str] = frozenset()
     _unconfirmed: frozenset[str] = frozenset()
     _held_back: Snapshot | None = None
+    # of the resumed cards, those the live tracker kept with no read naming them: trusted
+    _resumed_unnamed: frozenset[str] = frozenset()
+    # the cards of the last snapshot that no read of its view named (kept for their places'
+    # stillness): a restarted controller's log tells them (`resume`)
+    unnamed: frozenset[str] = frozenset()
     # the view read after a held-back one given back first: the owner takes it next, at once
     queued: Snapshot | None = None
     merged: int = 0  # detections dropped as a second look at a card already named
@@ -376,7 +381,7 @@ class FloorTracker:
         """Forget the last snapshot (its cards, their places, the reference view): the next
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
-        self._resumed = self._unconfirmed = frozenset()
+        self._resumed = self._unconfirmed = self._resumed_unnamed = frozenset()
         self._held_back = None
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
@@ -841,6 +846,11 @@ class FloorTracker:
             for c in mean
         }
         floor = {c for c, m in mean.items() if m >= bar[c]} | here
+        # a restarted controller's first view: cards its log holds that the live tracker kept
+        # unnamed (read by nothing, their places still) stay as they stayed live
+        trusted = set() if self._ref is not None else self._resumed_unnamed - floor
+        floor |= trusted
+        self._resumed_unnamed = frozenset()
         if (
             self._resumed
             and self._ref is None
@@ -856,6 +866,8 @@ class FloorTracker:
             boxes.update(r.boxes)
             index.update((c, r.index.get(c)) for c in r.boxes)
             unsure = (unsure - set(r.floor)) | r.unsure  # the latest read of each code decides
+        for code in trusted:
+            boxes[code] = self.cards[code]
         n_renames = len(self.renames)
         # a card kept unread stays so until a read names it again (its place no longer
         # changes once the lift is over: a white card gathered off a pale cloth)
@@ -878,6 +890,7 @@ class FloorTracker:
         readings = self._readings(floor - set(self.cards))
         self._done, self._reads = True, []
         self._unconfirmed = frozenset()
+        self.unnamed = frozenset(floor - codes)
         self.cards = {c: boxes[c] for c in floor if c in boxes}
         self._index = {c: i for c in self.cards if (i := index.get(c)) is not None}
         self._known_conf = {c: mean.get(c, self._known_conf.get(c, 1.0)) for c in floor}
@@ -922,13 +935,15 @@ class FloorTracker:
             self._known_conf.pop(was, None)
             self._known_conf[code] = float(confidence)
 
-    def resume(self, boxes: dict[str, list[float]]) -> None:
+    def resume(self, boxes: dict[str, list[float]], unnamed=()) -> None:
         """A restarted controller: the cards its log last saw lie at `boxes` (code -> box);
         later reads keep them there like the cards of a last snapshot (a card read however
-        weakly at its place is still there). A card adopted already keeps its own box."""
+        weakly at its place is still there). A card adopted already keeps its own box. Those
+        `unnamed` (the live tracker kept them, no read naming them) are kept as they were."""
         for code, box in boxes.items():
             self.cards.setdefault(code, [float(v) for v in box])
-        self._resumed = frozenset(self.cards)
+        self._resumed_unnamed = frozenset(unnamed) & frozenset(self.cards)
+        self._resumed = frozenset(self.cards) - self._resumed_unnamed
 
     def forget(self, code: str) -> None:
         """The card `code` of the last snapshot is not there (its owner judged it taken):

@@ -105,6 +105,30 @@ def test_a_card_the_first_view_after_a_restart_misses_is_not_taken_r2_3(restart)
     assert set(table.state.floor) == {"9C", "5D", "8C"}
 
 
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_card_no_read_names_any_more_stays_on_the_floor_after_a_restart_r2_7(restart):
+    # The floor is 9C 5D 8C KD (seat 1 plays first). From before seat 1 trails a 2H (R2.7)
+    # no read names the KD any more (a dark camera): the live table keeps it, its place
+    # still, and logs it among the cards kept unnamed (`unread`). A table restarted while
+    # the 2H lies still keeps it as the live one did, though its first view misses it: seat
+    # 0 trails a 3S (R2.7), no prompt, the KD on the floor.
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    h2 = CardPlacement("2H", (640.0, 480.0), 5.0, 115.0)
+    s3 = CardPlacement("3S", (420.0, 480.0), -4.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, h2, base=TOP)
+    still = sum(s.duration for s in shots) - 0.4  # the 2H lies still, judged
+    shots += lay_shots([*floor, h2], s3, base=BOTTOM)
+    reader = HiddenDuring(GEO, "KD", 0.9, float("inf"))
+    table, log = _refereed(shots, reader, restart_at=still + 0.05 if restart else None)
+    assert _plays(log) == [(1, "2H", "trail", []), (0, "3S", "trail", [])]
+    assert [e for e in log if e.type == PROMPT] == []
+    assert set(table.state.floor) == {"9C", "5D", "8C", "KD", "2H", "3S"}
+    assert next(e for e in log if e.type == TURN).data["unread"] == ["KD"]
+
+
 def test_a_capture_made_while_the_controller_was_down_is_asked_for_as_live_r2_3_r7():
     # Seat 1 lays a KS and scoops it with the KD (R2.3) while the controller is down; it is
     # restarted from its log after. Its first view lacks the KD, which the log holds, and
