@@ -40,14 +40,11 @@ class WeakFrom(FaintReader):
         return obs
 
 
-@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
-def test_a_card_read_weakly_where_it_lies_stays_on_the_floor_after_a_restart_r2_7(restart):
-    # The floor is 9C 5D 8C KD (seat 1, at the top edge, plays first). Seat 1 trails a 2H
-    # (no 2 lies there, R2.7). From then on the KD is read only weakly (0.2, under the bar
-    # for a new card) where it lies. Seat 0 trails a 3S (R2.7). The live table keeps the KD:
-    # a card of its last view read at its place is still there. A table restarted while the
-    # 2H lies still does the same, knowing from the log where the KD lies: two trails, no
-    # prompt, the KD on the floor.
+def _two_trails(reader_from, restart: bool) -> tuple:
+    """A rendered table, the floor 9C 5D 8C KD (seat 1, at the top edge, plays first): seat 1
+    trails a 2H, then seat 0 a 3S (R2.7), read by `reader_from(t)` (`t`: the 2H lies still,
+    judged), restarted from the log just after `t` where `restart`. Checks what a user sees
+    (two trails, no prompt, the KD still on the floor); the table and its events."""
     from vision.scene import CardPlacement
 
     floor = _floor_placed()
@@ -55,13 +52,23 @@ def test_a_card_read_weakly_where_it_lies_stays_on_the_floor_after_a_restart_r2_
     s3 = CardPlacement("3S", (420.0, 480.0), -4.0, 115.0)
     shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
     shots += lay_shots(floor, h2, base=TOP)
-    weak_from = sum(s.duration for s in shots) - 0.4  # the 2H lies still, judged
+    still = sum(s.duration for s in shots) - 0.4
     shots += lay_shots([*floor, h2], s3, base=BOTTOM)
-    reader = WeakFrom(GEO, "KD", 0.2, weak_from)
-    table, log = _refereed(shots, reader, restart_at=weak_from + 0.05 if restart else None)
+    table, log = _refereed(shots, reader_from(still), restart_at=still + 0.05 if restart else None)
     assert _plays(log) == [(1, "2H", "trail", []), (0, "3S", "trail", [])]
     assert [e for e in log if e.type == PROMPT] == []
     assert set(table.state.floor) == {"9C", "5D", "8C", "KD", "2H", "3S"}
+    return table, log
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_card_read_weakly_where_it_lies_stays_on_the_floor_after_a_restart_r2_7(restart):
+    # Seat 1 trails a 2H (no 2 lies there, R2.7). From then on the KD is read only weakly
+    # (0.2, under the bar for a new card) where it lies. Seat 0 trails a 3S (R2.7). The live
+    # table keeps the KD: a card of its last view read at its place is still there. A table
+    # restarted while the 2H lies still does the same, knowing from the log where the KD
+    # lies: two trails, no prompt, the KD on the floor.
+    _table, log = _two_trails(lambda still: WeakFrom(GEO, "KD", 0.2, still), restart)
     # the log holds where each card lies, as the camera last knew it
     started = next(e for e in log if e.type == ROUND_STARTED)
     assert sorted(started.data["boxes"]) == ["5D", "8C", "9C", "KD"]
@@ -107,25 +114,12 @@ def test_a_card_the_first_view_after_a_restart_misses_is_not_taken_r2_3(restart)
 
 @pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
 def test_a_card_no_read_names_any_more_stays_on_the_floor_after_a_restart_r2_7(restart):
-    # The floor is 9C 5D 8C KD (seat 1 plays first). From before seat 1 trails a 2H (R2.7)
-    # no read names the KD any more (a dark camera): the live table keeps it, its place
-    # still, and logs it among the cards kept unnamed (`unread`). A table restarted while
-    # the 2H lies still keeps it as the live one did, though its first view misses it: seat
-    # 0 trails a 3S (R2.7), no prompt, the KD on the floor.
-    from vision.scene import CardPlacement
-
-    floor = _floor_placed()
-    h2 = CardPlacement("2H", (640.0, 480.0), 5.0, 115.0)
-    s3 = CardPlacement("3S", (420.0, 480.0), -4.0, 115.0)
-    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
-    shots += lay_shots(floor, h2, base=TOP)
-    still = sum(s.duration for s in shots) - 0.4  # the 2H lies still, judged
-    shots += lay_shots([*floor, h2], s3, base=BOTTOM)
-    reader = HiddenDuring(GEO, "KD", 0.9, float("inf"))
-    table, log = _refereed(shots, reader, restart_at=still + 0.05 if restart else None)
-    assert _plays(log) == [(1, "2H", "trail", []), (0, "3S", "trail", [])]
-    assert [e for e in log if e.type == PROMPT] == []
-    assert set(table.state.floor) == {"9C", "5D", "8C", "KD", "2H", "3S"}
+    # From before seat 1 trails a 2H (R2.7) no read names the KD any more (a dark camera):
+    # the live table keeps it, its place still, and logs it among the cards kept unnamed
+    # (`unread`). A table restarted while the 2H lies still keeps it as the live one did,
+    # though its first view misses it: seat 0 trails a 3S (R2.7), no prompt, the KD on the
+    # floor.
+    _table, log = _two_trails(lambda _still: HiddenDuring(GEO, "KD", 0.9, float("inf")), restart)
     assert next(e for e in log if e.type == TURN).data["unread"] == ["KD"]
 
 
