@@ -448,6 +448,8 @@ class Table(CardNaming):
                 data["card_confidence"] = round(intent.card_confidence, 3)
             if intent.reading:
                 data["reading"] = _logged_reading(intent.reading)  # (its turn may log it too)
+            if intent.shown:
+                data["shown"] = True  # shown after the prompt: a restarted table waits for it
             return [self._emit(ev.CARD_LAID, data, intent.t)]
         if isinstance(intent, ShowCancelled):
             closes, self._show_prompt = self._show_prompt, None
@@ -972,7 +974,7 @@ class Table(CardNaming):
             self.turns.set_floor(st.floor)
             laid = st.laid
             show = next((p for p in reversed(st.prompts) if p.open and p.kind == "show_card"), None)
-            if laid is not None:
+            if laid is not None and not laid.get("shown"):
                 self.turns.resume_laid(
                     laid["card"],
                     laid["floor_before"],
@@ -985,6 +987,12 @@ class Table(CardNaming):
             elif show is not None and show.data:
                 self.turns.resume_show(show.data["floor_before"], show.data["floor_after"])
                 self._show_prompt = show.event_id
+                if laid is not None and laid["t_landed"] >= show.t:
+                    # the card shown for it, not yet gone back
+                    self.turns.resume_shown(
+                        laid["card"], laid["t_landed"], laid["confidence"],
+                        laid.get("card_confidence"),
+                    )  # fmt: skip
             else:
                 live = st.current_round.live_turns()
                 if live and live[-1].shown and live[-1].card:
@@ -1056,7 +1064,8 @@ class Table(CardNaming):
             if e.type in (ev.TURN, ev.FOUL) and d.get("reading"):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
         laid = self.state.laid
-        lying = floor | ({laid["card"]} if laid else set())
+        # (a card shown after a prompt is no card of the floor: it goes back to its owner)
+        lying = floor | ({laid["card"]} if laid and not laid.get("shown") else set())
         self.tracker.resume({c: box for c, box in boxes.items() if c in lying}, unnamed)
         self._resume_unseen(past)
 

@@ -464,6 +464,8 @@ def _prompt(st: TableState, e: Event) -> None:
     if d.get("closes") is not None:  # a note that settles an earlier prompt
         _close_prompt(st, int(d["closes"]))
         st.prompts[-1].open = False
+        if st.laid is not None and st.laid.get("shown"):
+            st.laid = None  # (the card shown for it went back: no turn)
 
 
 def _close_prompt(st: TableState, event_id: int) -> bool:

@@ -113,6 +113,8 @@ class CardLaid:
     unsure: bool = False  # the card's code is only a best guess (one deck)
     card_confidence: float | None = None  # how surely the laid card itself was read
     reading: tuple[tuple[str, float], ...] = ()  # what the classifier said of it (its turn's)
+    # the card shown after a "show the card" prompt: its turn comes as it goes back
+    shown: bool = False
 
 
 @dataclass(frozen=True)
@@ -1112,10 +1114,16 @@ class TurnTracker:
             return [ShowCancelled(snap.t)]
         added = s - after
         if after <= s and len(added) == 1 and not added & self.floor:
-            # A card laid after the prompt: shown, if it goes back to its owner; judged then.
+            # A card laid after the prompt: shown, if it goes back to its owner; judged then
+            # (logged as shown: a restarted table waits for it too, `resume_shown`).
             (card,) = added
             self.mode, self._card, self._show_snap = SHOWING, card, snap
-            return []
+            return [
+                CardLaid(
+                    card, self.floor, s, snap.t, snap.t, snap.confidence, card in snap.unsure,
+                    snap.confidence_of(card), snap.reading_of(card), shown=True,
+                )
+            ]  # fmt: skip
         if not after <= s:
             if s < after and self.one_play is not None and self.one_play(self.floor, s):
                 # more of the same capture (scooped in two motions): still that one card
@@ -1237,6 +1245,16 @@ class TurnTracker:
             frozenset(floor_after),
         )
         self._shown_faint, self._shown_t, self._prompt_faint = {}, None, None
+
+    def resume_shown(
+        self, card: str, t: float, confidence: float, card_confidence: float | None
+    ) -> None:
+        """A restarted table, the "show the card" prompt open (`resume_show`): the card
+        `card` was shown at `t` (the view read `confidence` sure, the card itself
+        `card_confidence`) and has not gone back yet: its turn comes as it goes."""
+        conf = () if card_confidence is None else ((card, card_confidence),)
+        self.mode, self._card = SHOWING, card
+        self._show_snap = Snapshot(t, self._after | {card}, confidence, confidences=conf)
 
     def resume_showing(self, card: str, floor_after) -> None:
         """A restarted table: the last turn's card was being shown (it may still lie there)."""

@@ -22,6 +22,7 @@ from controller.table_state import replay
 from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import Snapshot
 from tests.test_controller_tracker import InsideReader, lay_shots, scoop_shots, track
+from tests.test_controller_turns import shown
 
 GEO = TableGeometry.default(2)
 
@@ -127,7 +128,7 @@ def test_a_play_nobody_showed_is_judged_by_its_plain_faint_read_r2_r7(faint, jud
     table.feed_snapshot(clock.snap("9C 5H 4S KD", faint))
     (prompt,) = table.feed_snapshot(clock.snap("9C 5H 4S"))
     assert prompt.data["kind"] == "show_card"
-    assert table.feed_snapshot(clock.snap("9C 5H 4S 2C")) == []
+    assert shown(table.feed_snapshot(clock.snap("9C 5H 4S 2C"))) == "2C"
     held, c2, d8 = [
         e for e in table.feed_snapshot(clock.snap("9C 5H 4S 2C 8D")) if e.type != PROMPT
     ]

@@ -17,6 +17,7 @@ from controller.table_geometry import TableGeometry
 from controller.table_state import PENDING, UNREADABLE
 from controller.tracker import FloorTracker, TrackerConfig
 from controller.turns import Snapshot
+from tests.test_controller_turns import shown
 
 GEO = TableGeometry.default(2)
 SIZE = (1280, 720)
@@ -146,7 +147,7 @@ def test_a_shown_card_left_on_the_floor_does_not_stall_the_game_r7():
     (prompt,) = t.feed_snapshot(Snapshot(2.0, frozenset({"KD"})))
     assert prompt.data["kind"] == "show_card"
     # A shown card is judged when it goes back to its owner; this one stays.
-    assert t.feed_snapshot(Snapshot(3.0, frozenset({"KD", "9D"}))) == []
+    assert shown(t.feed_snapshot(Snapshot(3.0, frozenset({"KD", "9D"})))) == "9D"
     # ... and the 2H lands beside it: a card that stays while play goes on is no shown card
     # but a play (9D on K takes nothing: a trail, R2.7). Play goes on at once, never waiting
     # for the 9D to leave; the capture whose card nobody saw is held for the referee (R7).

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.events import FOUL, PROMPT, ROUND_STARTED, TURN
+from controller.events import CARD_LAID, FOUL, PROMPT, ROUND_STARTED, TURN
 from controller.simulator import Shot
 from controller.table import Table
 from tests.test_controller_faint import (
@@ -147,6 +147,34 @@ def test_a_capture_made_while_the_controller_was_down_is_asked_for_as_live_r2_3_
     assert _plays(log) == [(1, "KS", "capture", ["KD"])]
     assert [e for e in log if e.type == FOUL] == []
     assert set(table.state.floor) == {"9C", "5D", "8C"}
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_card_shown_when_the_table_restarts_answers_the_prompt_r2_3_r7(restart):
+    # The floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 lays a KS and scoops it with the
+    # KD in one motion (R2.3): the camera never sees the KS, and seat 1 is asked to show its
+    # card (R7). It shows the KS (logged: `card_laid`, shown) and the table is restarted as
+    # seat 1 reaches to take it back (`restart`: the restarted table never sees it lie): the
+    # KS took the KD, the prompt answered, no foul, as the live table judges it.
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
+    shots += lay_shots(floor[:3], ks, base=TOP)  # shown ...
+    # (restarted as the hand comes back for it: the restarted table never sees it lie still)
+    back = sum(s.duration for s in shots) - 0.05
+    shots += scoop_shots([*floor[:3], ks], ks, base=TOP, rest=floor[:3])  # ... taken back
+    table, log = _refereed(shots, FaintReader(GEO, "", []), restart_at=back if restart else None)
+    (prompt,) = [e for e in log if e.type == PROMPT]
+    assert (prompt.data["kind"], prompt.data["seat"]) == ("show_card", 1)
+    (laid,) = [e for e in log if e.type == CARD_LAID]
+    assert (laid.data["card"], laid.data["shown"]) == ("KS", True)
+    assert _plays(log) == [(1, "KS", "capture", ["KD"])]
+    assert next(e for e in log if e.type == TURN).data["prompt"] == prompt.id
+    assert [e for e in log if e.type == FOUL] == []
+    assert set(table.state.floor) == {"9C", "5D", "8C"} and table.state.laid is None
 
 
 def test_a_table_restarted_after_any_event_writes_the_uninterrupted_log():
