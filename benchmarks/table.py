@@ -211,14 +211,17 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
     arms = {"plays": 0, "seen": 0, "right": 0}
     arm_of_view: list[int | None] = [None]
 
-    def new_table(past: list | None = None) -> Table:
+    def new_table(past: list | None = None, log: list | None = None) -> Table:
         """The table refereeing the video: a new one, or (`past`: the events logged so far)
-        one restarted from its log, as `run --resume` restarts it."""
+        one restarted from its log, as `run --resume` restarts it; one logging into `log`
+        instead referees beside the live one, unwatched (--restart-check)."""
         table = Table(
             variant, players, truth["dealer"], geometry=geometry,
-            recognizer=tracker_reader or recognizer, events=past, subscribers=[events.append],
+            recognizer=tracker_reader or recognizer, events=past,
+            subscribers=[(events if log is None else log).append],
         )  # fmt: skip
-        _watch(table, args, trace, arm_of_view)
+        if log is None:
+            _watch(table, args, trace, arm_of_view)
         return table
 
     table = new_table()
@@ -264,11 +267,7 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
                     trace.append((k * dt, 3, f"RESTART-LAG restarted {mine} | live {live}"))
         elif k * dt >= next_check and table.tracker.settled:
             twin_events = list(events)
-            twin = Table(
-                variant, players, truth["dealer"], geometry=geometry,
-                recognizer=tracker_reader or recognizer, events=list(events),
-                subscribers=[twin_events.append],
-            )  # fmt: skip
+            twin = new_table(list(events), twin_events)
             shadow = (twin, twin_events, k * dt + SHADOW_S, len(events))
             checks["restarts"] += 1
             next_check = k * dt + args.restart_check

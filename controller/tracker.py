@@ -846,18 +846,16 @@ class FloorTracker:
             for c in mean
         }
         floor = {c for c, m in mean.items() if m >= bar[c]} | here
-        # a restarted controller's first view: cards its log holds that the live tracker kept
-        # unnamed (read by nothing, their places still) stay as they stayed live
-        trusted = set() if self._ref is not None else self._resumed_unnamed - floor
-        floor |= trusted
-        self._resumed_unnamed = frozenset()
-        if (
-            self._resumed
-            and self._ref is None
-            and small is not None
-            and self._withheld(read, floor, mean, small)
-        ):
-            return None
+        trusted: set[str] = set()
+        if self._ref is None and (self._resumed or self._resumed_unnamed):
+            # a restarted controller's first view (`resume`): cards its log holds that the
+            # live tracker kept unnamed (read by nothing, their places still) stay as they
+            # stayed live; one that misses the others may be covered (`_withheld`)
+            trusted = self._resumed_unnamed - floor
+            floor |= trusted
+            self._resumed_unnamed = frozenset()
+            if small is not None and self._withheld(read, floor, mean, small):
+                return None
         back = self._give_back(floor) if self._held_back is not None else None
         boxes: dict[str, list[float]] = {}
         index: dict[str, list[float] | None] = {}  # a box guessed around one index: the index
