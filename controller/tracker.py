@@ -137,6 +137,11 @@ class TrackerConfig:
     alt_min_share: float = 0.08
     crop_margin: float = 0.04  # the recogniser sees the floor's box plus this margin
     arm_patience_s: float = 1.5  # a "hand" still over the edge this long in all is read anyway
+    # ... before a restarted tracker's first read, told against the first frame it saw, which
+    # may hold a hand itself (then every view after differs there as if a hand stayed): short
+    # (hands pausing over the floor paused 0.1 s at a time in rendered matches; 0.6 s left a
+    # card's whole still view unread after 2 of 908 restarts, 0.3 after none)
+    boot_patience_s: float = 0.3
     arm_depth: float = 0.05  # ... a hand reaches at least this far (share of the frame's
     # width) past the floor's edge: a players' pile spilling over the line is no hand
     focus_reads: bool = True  # read again, closer, where something new lies unread
@@ -281,6 +286,18 @@ class FloorTracker:
     # earlier still periods, and in this one
     _arm_held: float = 0.0
     _arm_held_now: float = 0.0
+    # a restarted tracker (`resume`) has no snapshot's view to tell an arm or a new card's place
+    # by until its first read: the first frame it saw stands in (a hand over the edge in its
+    # first view read would be kept as the floor, every view after held as "a hand still
+    # there"; a card laid since, missed by the whole view's read, would go unlooked-for)
+    _boot_view: np.ndarray | None = None
+    _boot_view_wanted: bool = False
+
+    @property
+    def _since(self) -> np.ndarray | None:
+        """The view a change is judged against: the last snapshot's, or a restarted tracker's
+        first frame until its first snapshot (`_boot_view`)."""
+        return self._ref if self._ref is not None else self._boot_view
 
     # ---- thresholds -------------------------------------------------------------------------
     @property
@@ -317,6 +334,8 @@ class FloorTracker:
         small = self._small(frame)
         prev, prev_t = self._prev, self._prev_t
         self._prev, self._prev_t = small, t
+        if self._boot_view_wanted:
+            self._boot_view, self._boot_view_wanted = small, False
         if prev is None:
             self._still_since = t
             return None
@@ -344,16 +363,22 @@ class FloorTracker:
             or self._still_frames < self.config.settle_frames
         ):
             return None
-        if not self._reads and self._ref is not None:
-            if not self._changed(_detail(small), _detail(self._ref), self.config.motion_fraction):
-                self._done = True  # still, and the same as the last snapshot: nothing to read
-                return None
+        if (
+            not self._reads
+            and self._ref is not None
+            and not self._changed(_detail(small), _detail(self._ref), self.config.motion_fraction)
+        ):
+            self._done = True  # still, and the same as the last snapshot: nothing to read
+            return None
+        if not self._reads and self._since is not None:
             # A hand rests over the floor's edge: wait for it to leave, but not for longer than
             # `arm_patience_s` of still views since the last snapshot, however many plays
             # elsewhere cut them up (the "hand" may be one the last snapshot's view held,
             # gone since: every view differs from that one there, and none would be read)
             waited = t - self._still_since
-            if self._arm_held + waited < self.config.arm_patience_s and self._arm_from_edge(small):
+            cfg = self.config
+            patience = cfg.arm_patience_s if self._ref is not None else cfg.boot_patience_s
+            if self._arm_held + waited < patience and self._arm_from_edge(small):
                 self._arm_held_now = waited
                 return None
         if self.recognize is None:
@@ -368,6 +393,7 @@ class FloorTracker:
             else:
                 snap = replace(snap, arms=arms)
             self._arms, self._arm_held, self._arm_held_now = {}, 0.0, 0.0
+            self._boot_view = None
         return snap
 
     def feed_observation(self, obs: Any, size: tuple[int, int]) -> Snapshot | None:
@@ -385,6 +411,7 @@ class FloorTracker:
         self._held_back = None
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
+        self._boot_view, self._boot_view_wanted = None, False
         self.reset_still()
 
     def reset_still(self) -> None:
@@ -462,11 +489,13 @@ class FloorTracker:
         return float(moved[self._mask].mean()) > fraction
 
     def _arms_in(self, small: np.ndarray) -> list[tuple[float, float, int]]:
-        """The changed blobs (since the last snapshot) that reach from the frame's border well
-        into the floor: arms. Each as where it crosses the border (the mean of its border
-        pixels, frame fractions) and how many border pixels it has."""
-        assert self._ref is not None and self._deep is not None
-        moved = self._diff_mask(_detail(small), _detail(self._ref)).astype(np.uint8)
+        """The changed blobs (since the last snapshot, or a restarted tracker's first view:
+        `_boot_view`) that reach from the frame's border well into the floor: arms. Each as where
+        it crosses the border (the mean of its border pixels, frame fractions) and how many
+        border pixels it has."""
+        ref = self._since
+        assert ref is not None and self._deep is not None
+        moved = self._diff_mask(_detail(small), _detail(ref)).astype(np.uint8)
         n, labels = cv2.connectedComponents(moved)
         if n <= 1:
             return []
@@ -502,14 +531,13 @@ class FloorTracker:
         x1, y1, x2, y2 = self.geometry.floor_box(w, h)
         mx, my = int(w * self.config.crop_margin), int(h * self.config.crop_margin)
         x1, y1, x2, y2 = max(0, x1 - mx), max(0, y1 - my), min(w, x2 + mx), min(h, y2 + my)
-        self._delta = (
-            self._diff_mask(_detail(small), _detail(self._ref)) if self._ref is not None else None
-        )
+        ref = self._since
+        self._delta = self._diff_mask(_detail(small), _detail(ref)) if ref is not None else None
         self._lifted = self._lifted_mask()
         obs = self.recognize(frame[y1:y2, x1:x2], t)
         self.last_observation = obs
         read = self._to_read(obs, (w, h), (x1, y1))
-        if self._ref is not None and self.config.focus_reads:
+        if ref is not None and self.config.focus_reads:
             self._focus(frame, t, small, read)
             if self.config.faint_closer:
                 self._closer(frame, t, read)
@@ -543,10 +571,11 @@ class FloorTracker:
     def _focus(self, frame: np.ndarray, t: float, small: np.ndarray, read: Read) -> None:
         """Something new lies where no card was read, or another card's index was read inside
         a card's box that changed (`Read.inside`): look again, closer, at that place."""
-        assert self._ref is not None and self._mask is not None and self._size is not None
+        ref = self._since
+        assert ref is not None and self._mask is not None and self._size is not None
         w, h = self._size
         sx, sy = small.shape[1] / w, small.shape[0] / h
-        changed = self._diff_mask(_detail(small), _detail(self._ref)) & self._mask
+        changed = self._diff_mask(_detail(small), _detail(ref)) & self._mask
         cover = np.zeros_like(changed)
         for bx1, by1, bx2, by2 in [*read.boxes.values(), *self.cards.values()]:
             mx, my = (bx2 - bx1) * 0.2, (by2 - by1) * 0.2
@@ -837,8 +866,9 @@ class FloorTracker:
         if n < cfg.min_reads or (doubtful and n < cfg.max_reads and not _agree(self._reads)):
             return None
         # A new card where the pixels changed since the last snapshot (something landed there)
-        # needs less: the camera saw it arrive.
-        landed = self._delta is not None and self._ref is not None
+        # needs less: the camera saw it arrive (since a restarted tracker's first frame: it
+        # saw that much).
+        landed = self._delta is not None
         bar = {
             c: cfg.accept_landed * self.reference
             if landed and c in read.boxes and self._landed(read.boxes[c])
@@ -942,6 +972,8 @@ class FloorTracker:
             self.cards.setdefault(code, [float(v) for v in box])
         self._resumed_unnamed = frozenset(unnamed) & frozenset(self.cards)
         self._resumed = frozenset(self.cards) - self._resumed_unnamed
+        if self._ref is None:
+            self._boot_view, self._boot_view_wanted = self._prev, self._prev is None
 
     def forget(self, code: str) -> None:
         """The card `code` of the last snapshot is not there (its owner judged it taken):

@@ -1634,6 +1634,8 @@ def _refereed(
                           subscribers=[log.append])  # fmt: skip
             restart_at = None
         reader.labels = labels
+        if hasattr(reader, "frame"):
+            reader.frame = frame  # (a reader whose closer looks find cards in the frame)
         table.feed_frame(frame, t)
     return table, log
 
