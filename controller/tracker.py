@@ -882,6 +882,16 @@ class FloorTracker:
             # live tracker kept unnamed (read by nothing, their places still) stay as they
             # stayed live; one that misses the others may be covered (`_withheld`)
             trusted = self._resumed_unnamed - floor
+            # ... and one whose own code is read at its place only from an index inside
+            # another detection's box (`Read.inside`: its body read as another card) lies
+            # there still, as the live tracker keeps a card read as another where it lay
+            trusted |= {
+                c
+                for c in self._resumed - floor
+                for r in self._reads
+                for box, _conf, alts, _holder in r.inside
+                if alts and alts[0][0] == c and _at_known(box, self.cards[c])
+            }
             floor |= trusted
             self._resumed_unnamed = frozenset()
             if small is not None and self._withheld(read, floor, mean, small):

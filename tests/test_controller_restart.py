@@ -289,3 +289,55 @@ def test_a_card_laid_after_a_restart_that_the_floors_view_misses_is_looked_for_r
     assert _plays(log) == [(1, "3H", "trail", []), (0, "2S", "trail", [])]
     assert [e for e in log if e.type == PROMPT] == []
     assert set(table.state.floor) == {"9C", "5D", "8C", "KD", "3H", "2S"}
+
+
+class IndexInside(FaintReader):
+    """Reads the exact labels, but from `from_t` on reads the card `code` as another, `as_`
+    (0.3, too faint for a card not seen land), its own code read only from an index inside
+    that same box (0.2): the body of a J read as a Q, its corner as the J."""
+
+    def __init__(self, geometry, code: str, as_: str, from_t: float):
+        super().__init__(geometry, "", [])
+        self.code, self.as_, self.from_t = code, as_, from_t
+
+    def observe(self, image, t):
+        obs = super().observe(image, t)
+        if t < self.from_t:
+            return obs
+        cards = []
+        for card in obs.cards:
+            if card.code != self.code:
+                cards.append(card)
+                continue
+            cards.append(NS(code=self.as_, confidence=0.3, box=list(card.box),
+                            alts=[(self.as_, 0.5), (self.code, 0.1)]))  # fmt: skip
+            cards.append(NS(code=self.code, confidence=0.2, box=list(card.box),
+                            alts=[(self.code, 0.44), (self.as_, 0.13)]))  # fmt: skip
+        return NS(t=t, cards=cards)
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_laid_card_read_at_its_place_only_by_its_index_is_still_there_after_a_restart_r2_4(
+    restart,
+):
+    # A rendered table; the floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 lays a JS (read
+    # plainly: logged as laid) and, a moment later, sweeps the whole floor with it (R2.4). The
+    # controller comes back up between the two; from then on the camera reads the JS's body
+    # as a QS (0.3: too faint for a card not seen land) and the JS itself only from an index
+    # inside that box (0.2). A card the log holds, its own code read at its place, is still
+    # there: the restarted table judges the sweep as live (match 577: a restarted table took
+    # the JC for gone, judged the sweep a wrong capture and asked for the next card).
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    js = CardPlacement("JS", (760.0, 480.0), -4.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, js, base=TOP)
+    laid = sum(s.duration for s in shots) - 0.6  # the JS lies still, read and logged
+    shots += scoop_shots([*floor, js], js, base=TOP, rest=[])  # the whole floor
+    reader = IndexInside(GEO, "JS", "QS", laid)
+    table, log = _refereed(shots, reader, restart_at=laid if restart else None)
+    assert [(e.data["seat"], e.data["card"]) for e in log if e.type == CARD_LAID] == [(1, "JS")]
+    assert _plays(log) == [(1, "JS", "sweep", ["5D", "8C", "9C", "KD"])]
+    assert [e for e in log if e.type == PROMPT] == []
+    assert table.state.floor == () and table.state.to_play == 0
