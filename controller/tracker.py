@@ -287,8 +287,8 @@ class FloorTracker:
     _arm_held: float = 0.0
     _arm_held_now: float = 0.0
     # a restarted tracker (`resume`) has no snapshot's view to tell an arm or a new card's place
-    # by until its first read: the first frame it saw stands in (a hand over the edge in its
-    # first view read would be kept as the floor, every view after held as "a hand still
+    # by until its first read: the first frame it saw stands in (a first view read with a hand
+    # over the edge would become the reference, every view after held as "a hand still
     # there"; a card laid since, missed by the whole view's read, would go unlooked-for)
     _boot_view: np.ndarray | None = None
     _boot_view_wanted: bool = False
