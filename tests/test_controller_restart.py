@@ -231,7 +231,7 @@ def test_a_hand_in_the_first_view_after_a_restart_hides_no_later_play_r2_4(resta
     # restarted table waits for the hand to leave before it reads the floor, as the live
     # table does: had it read the view with the hand, every view after would differ from it
     # where the hand was, as a hand still resting there, and the JS's view would go unread
-    # (match 595: seat 1's J asked for, three restarts of 51).
+    # (match 595: a JS laid after such a pause, swept unread and asked for).
     from vision.scene import CardPlacement
 
     floor = _floor_placed()
