@@ -264,6 +264,8 @@ class FloorTracker:
     _held_back: Snapshot | None = None
     # of the resumed cards, those the live tracker kept with no read naming them: trusted
     _resumed_unnamed: frozenset[str] = frozenset()
+    # ... and the card its log holds laid, its capture not yet seen (`resume`)
+    _resumed_laid: str | None = None
     # the cards of the last snapshot that no read of its view named (kept for their places'
     # stillness): a restarted controller's log tells them (`resume`)
     unnamed: frozenset[str] = frozenset()
@@ -973,11 +975,13 @@ class FloorTracker:
             self._known_conf.pop(was, None)
             self._known_conf[code] = float(confidence)
 
-    def resume(self, boxes: dict[str, list[float]], unnamed=()) -> None:
+    def resume(self, boxes: dict[str, list[float]], unnamed=(), laid: str | None = None) -> None:
         """A restarted controller: the cards its log last saw lie at `boxes` (code -> box);
         later reads keep them there like the cards of a last snapshot (a card read however
         weakly at its place is still there). A card adopted already keeps its own box. Those
-        `unnamed` (the live tracker kept them, no read naming them) are kept as they were."""
+        `unnamed` (the live tracker kept them, no read naming them) are kept as they were;
+        `laid`: the card laid whose capture the log has not seen yet."""
+        self._resumed_laid = laid
         for code, box in boxes.items():
             self.cards.setdefault(code, [float(v) for v in box])
         self._resumed_unnamed = frozenset(unnamed) & frozenset(self.cards)
@@ -1082,13 +1086,16 @@ class FloorTracker:
         (`_withheld`): where it reads every card that view missed, they were covered, and
         that view is dropped (None). Where some are still missing, they left by then: the
         held-back view is given back, as read but with the cards missed there that this
-        view reads, ahead of this view (`queued`)."""
+        view reads, ahead of this view (`queued`). Where the one card still missing is the
+        card laid, the held-back view is dropped too: a card laid leaves with its capture,
+        and a view that only missed reading it would split that capture in two (the card
+        taken back, then a capture with no card)."""
         held, self._held_back = self._held_back, None
         assert held is not None
-        missed = self._unconfirmed
-        if missed <= floor:
+        gone = self._unconfirmed - floor
+        if not gone or gone == {self._resumed_laid}:
             return None
-        return replace(held, floor=held.floor | (missed & floor))
+        return replace(held, floor=held.floor | (self._unconfirmed & floor))
 
     def _keep_untouched(
         self,
