@@ -316,31 +316,38 @@ class IndexInside(FaintReader):
         return NS(t=t, cards=cards)
 
 
-@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
-def test_a_laid_card_read_at_its_place_only_by_its_index_is_still_there_after_a_restart_r2_4(
-    restart,
-):
-    # A rendered table; the floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 lays a JS (read
-    # plainly: logged as laid) and, a moment later, sweeps the whole floor with it (R2.4). The
-    # controller comes back up between the two; from then on the camera reads the JS's body
-    # as a QS (0.3: too faint for a card not seen land) and the JS itself only from an index
-    # inside that box (0.2). A card the log holds, its own code read at its place, is still
-    # there: the restarted table judges the sweep as live (match 577: a restarted table took
-    # the JC for gone, judged the sweep a wrong capture and asked for the next card).
+def _js_laid_then_swept(reader_from, restart: bool) -> None:
+    """A rendered table; the floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 lays a JS
+    (read plainly: logged as laid) and, a moment later, sweeps the whole floor with it
+    (R2.4), read by `reader_from(t)` (`t`: the JS lies still, read and logged), the
+    controller coming back up at `t` where `restart`. Checks what a user sees: the one lay,
+    the sweep, no prompt and no foul."""
     from vision.scene import CardPlacement
 
     floor = _floor_placed()
     js = CardPlacement("JS", (760.0, 480.0), -4.0, 115.0)
     shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
     shots += lay_shots(floor, js, base=TOP)
-    laid = sum(s.duration for s in shots) - 0.6  # the JS lies still, read and logged
+    laid = sum(s.duration for s in shots) - 0.6
     shots += scoop_shots([*floor, js], js, base=TOP, rest=[])  # the whole floor
-    reader = IndexInside(GEO, "JS", "QS", laid)
-    table, log = _refereed(shots, reader, restart_at=laid if restart else None)
+    table, log = _refereed(shots, reader_from(laid), restart_at=laid if restart else None)
     assert [(e.data["seat"], e.data["card"]) for e in log if e.type == CARD_LAID] == [(1, "JS")]
     assert _plays(log) == [(1, "JS", "sweep", ["5D", "8C", "9C", "KD"])]
-    assert [e for e in log if e.type == PROMPT] == []
+    assert [e for e in log if e.type in (PROMPT, FOUL)] == []
     assert table.state.floor == () and table.state.to_play == 0
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_laid_card_read_at_its_place_only_by_its_index_is_still_there_after_a_restart_r2_4(
+    restart,
+):
+    # Seat 1 lays a JS and sweeps the floor with it (R2.4); the controller comes back up
+    # between the two, and from then on the camera reads the JS's body as a QS (0.3: too
+    # faint for a card not seen land) and the JS itself only from an index inside that box
+    # (0.2). A card the log holds, its own code read at its place, is still there: the
+    # restarted table judges the sweep as live (match 577: a restarted table took the JC for
+    # gone, judged the sweep a wrong capture and asked for the next card).
+    _js_laid_then_swept(lambda t: IndexInside(GEO, "JS", "QS", t), restart)
 
 
 class MissedFrom(FaintReader):
@@ -362,25 +369,11 @@ class MissedFrom(FaintReader):
 def test_a_laid_card_the_first_view_after_a_restart_misses_is_swept_with_the_floor_r2_4(
     restart,
 ):
-    # A rendered table; the floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 lays a JS (read
-    # and logged as laid) and sweeps the whole floor with it (R2.4). The controller comes
-    # back up between the two, and from then on the camera never finds the JS. Its first view
-    # misses the JS and nothing else: it is held back; the next view misses the whole floor.
-    # The card laid leaves with its capture: the held-back view is no play of its own (the JS
-    # taken back, then the floor taken with no card), and the sweep is judged as live
-    # (match 602: a restarted table judged a JD laid and swept a J that took nothing, and
-    # asked for the next card).
-    from vision.scene import CardPlacement
-
-    floor = _floor_placed()
-    js = CardPlacement("JS", (760.0, 480.0), -4.0, 115.0)
-    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
-    shots += lay_shots(floor, js, base=TOP)
-    laid = sum(s.duration for s in shots) - 0.6  # the JS lies still, read and logged
-    shots += scoop_shots([*floor, js], js, base=TOP, rest=[])  # the whole floor
-    reader = MissedFrom(GEO, "JS", laid)
-    table, log = _refereed(shots, reader, restart_at=laid if restart else None)
-    assert [(e.data["seat"], e.data["card"]) for e in log if e.type == CARD_LAID] == [(1, "JS")]
-    assert _plays(log) == [(1, "JS", "sweep", ["5D", "8C", "9C", "KD"])]
-    assert [e for e in log if e.type in (PROMPT, FOUL)] == []
-    assert table.state.floor == () and table.state.to_play == 0
+    # Seat 1 lays a JS and sweeps the floor with it (R2.4); the controller comes back up
+    # between the two, and from then on the camera never finds the JS. Its first view misses
+    # the JS and nothing else: it is held back; the next view misses the whole floor. The card
+    # laid leaves with its capture: the held-back view is no play of its own (the JS taken
+    # back, then the floor taken with no card), and the sweep is judged as live (match 602: a
+    # restarted table judged a JD laid and swept a J that took nothing, and asked for the
+    # next card).
+    _js_laid_then_swept(lambda t: MissedFrom(GEO, "JS", t), restart)
