@@ -1065,9 +1065,9 @@ class Table(CardNaming):
                 self._remember_read(e)  # this round's doubtful reads, as the live table kept
         laid = self.state.laid
         # (a card shown after a prompt is no card of the floor: it goes back to its owner)
-        on_floor = laid["card"] if laid and not laid.get("shown") else None
-        lying = floor | ({on_floor} if on_floor else set())
-        self.tracker.resume({c: box for c, box in boxes.items() if c in lying}, unnamed, on_floor)
+        laid_card = laid["card"] if laid and not laid.get("shown") else None
+        lying = floor | ({laid_card} if laid_card else set())
+        self.tracker.resume({c: box for c, box in boxes.items() if c in lying}, unnamed, laid_card)
         self._resume_unseen(past)
 
     def _resume_unseen(self, past: list[Event]) -> None:

@@ -410,7 +410,7 @@ class FloorTracker:
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
         self._resumed = self._unconfirmed = self._resumed_unnamed = frozenset()
-        self._held_back = None
+        self._held_back, self._resumed_laid = None, None
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
         self._boot_view, self._boot_view_wanted = None, False
