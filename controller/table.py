@@ -170,7 +170,7 @@ class Table(CardNaming):
             # codes an earlier doubtful turn kept (`_not_own`): a restarted table keeps them
             data = dict(data, kept=sorted(self._kept_unlogged))
             self._kept_unlogged = set()
-        if type_ in _SEEN_WITH_BOXES and self.tracker.cards and "boxes" not in data:
+        if _logs_boxes(type_, data) and self.tracker.cards and "boxes" not in data:
             # where each card the camera knows lies: a restarted table's tracker keeps them
             # there (`FloorTracker.resume`), as the live one kept them (a card read weakly
             # at its known place is still there)
@@ -1010,6 +1010,11 @@ class Table(CardNaming):
             )
             if fix is not None:
                 self._misdeal_prompt = fix.event_id
+                # the deal's cards where the camera knew they lay (a faint one kept live for
+                # its place's stillness is kept so: read afresh, it would be missed)
+                dealt = set(fix.data.get("floor") or ())
+                boxes = {c: b for c, b in (fix.data.get("boxes") or {}).items() if c in dealt}
+                self.tracker.resume(boxes, fix.data.get("unread", ()))
                 # (logs from before the forty-first session hold no floor and places: the
                 # table waits for the fixed deal to lie still, `TurnTracker.replaced`)
                 self.turns.resume_misdeal(
@@ -1098,6 +1103,12 @@ class Table(CardNaming):
 
 # the events that log where the camera's known cards lie (`boxes`)
 _SEEN_WITH_BOXES = (ev.ROUND_STARTED, ev.TURN, ev.FOUL, ev.CARD_LAID)
+
+
+def _logs_boxes(type_: str, data: dict[str, Any]) -> bool:
+    """Whether an event logs `boxes`: those of `_SEEN_WITH_BOXES`, and a `misdeal_fix`
+    prompt (the deal it asks to fix, for a table restarted before the fix)."""
+    return type_ in _SEEN_WITH_BOXES or (type_ == ev.PROMPT and data.get("kind") == "misdeal_fix")
 
 
 def _trail_at_once(tr: Any, floor: tuple[str, ...]) -> bool:

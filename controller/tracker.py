@@ -262,6 +262,9 @@ class FloorTracker:
     _resumed: frozenset[str] = frozenset()
     _unconfirmed: frozenset[str] = frozenset()
     _held_back: Snapshot | None = None
+    # ... and the cards new in that held-back view (a card laid as the controller came back:
+    # the view is given back whatever the next one reads, that play is not lost)
+    _held_new: frozenset[str] = frozenset()
     # of the resumed cards, those the live tracker kept with no read naming them: trusted
     _resumed_unnamed: frozenset[str] = frozenset()
     # ... and the card its log holds laid, its capture not yet seen (`resume`)
@@ -410,7 +413,7 @@ class FloorTracker:
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
         self._resumed = self._unconfirmed = self._resumed_unnamed = frozenset()
-        self._held_back, self._resumed_laid = None, None
+        self._held_back, self._resumed_laid, self._held_new = None, None, frozenset()
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
         self._boot_view, self._boot_view_wanted = None, False
@@ -879,6 +882,7 @@ class FloorTracker:
         }
         floor = {c for c, m in mean.items() if m >= bar[c]} | here
         trusted: set[str] = set()
+        hold = False  # a restarted controller's first view, held back whole (`_hold`)
         if self._ref is None and (self._resumed or self._resumed_unnamed):
             # a restarted controller's first view (`resume`): cards its log holds that the
             # live tracker kept unnamed (read by nothing, their places still) stay as they
@@ -898,6 +902,7 @@ class FloorTracker:
             self._resumed_unnamed = frozenset()
             if small is not None and self._withheld(read, floor, mean, small):
                 return None
+            hold = bool(self._held_new)
         back = self._give_back(floor) if self._held_back is not None else None
         boxes: dict[str, list[float]] = {}
         index: dict[str, list[float] | None] = {}  # a box guessed around one index: the index
@@ -929,6 +934,9 @@ class FloorTracker:
         faint, faint_box = self._faint(floor, boxes) if landed else ((), None)
         readings = self._readings(floor - set(self.cards))
         self._done, self._reads = True, []
+        missed = {c: self.cards[c] for c in self._unconfirmed - floor if hold and c in self.cards}
+        missed_index = {c: self._index[c] for c in missed if c in self._index}
+        missed_conf = {c: self._known_conf[c] for c in missed if c in self._known_conf}
         self._unconfirmed = frozenset()
         self.unnamed = frozenset(floor - codes)
         self.cards = {c: boxes[c] for c in floor if c in boxes}
@@ -952,7 +960,25 @@ class FloorTracker:
         if back is not None:
             self.queued = snap  # the held-back view first, then this one (`_give_back`)
             return back
+        if hold:
+            return self._hold(snap, small, missed, missed_index, missed_conf)
         return snap
+
+    def _hold(
+        self, snap: Snapshot, small: np.ndarray, missed: dict, index: dict, conf: dict
+    ) -> None:
+        """A restarted controller's first still view that reads a card new and misses cards
+        its log holds (`missed`: code -> known box; a hand laying the new card may cover
+        them): held back whole, as `_withheld` holds a view with nothing new, the missed
+        cards still known at their places; the next view tells whether they were covered
+        (`_give_back`)."""
+        self.cards.update(missed)
+        self._index.update(index)
+        self._known_conf.update(conf)
+        self._unconfirmed = frozenset(missed)
+        self._held_back = snap
+        self._ref, self._ref_colour = small, self._colour
+        return None
 
     def _readings(self, new: set[str]) -> tuple:
         """What the classifier said of each card new on the floor, as (code, ((code, share),
@@ -1069,7 +1095,14 @@ class FloorTracker:
         The next view tells which it was (`_give_back`)."""
         missed = self._resumed - floor
         self._resumed = frozenset()
-        if not missed or not floor <= set(self.cards):
+        if not missed:
+            return False
+        if not floor <= set(self.cards):
+            # held back whole, at its end (`_hold`)
+            self._unconfirmed, self._held_new = (
+                frozenset(missed),
+                frozenset(floor - set(self.cards)),
+            )
             return False
         self._ref, self._ref_colour = small, self._colour
         self._unconfirmed = frozenset(missed)
@@ -1092,7 +1125,13 @@ class FloorTracker:
         taken back, then a capture with no card)."""
         held, self._held_back = self._held_back, None
         assert held is not None
+        new, self._held_new = self._held_new, frozenset()
         gone = self._unconfirmed - floor
+        if new:
+            # it read a card new: given back whatever this view reads (that play is not
+            # lost), the missed cards this view reads put back, and the card laid too
+            kept = gone if gone == {self._resumed_laid} else frozenset()
+            return replace(held, floor=held.floor | (self._unconfirmed & floor) | kept)
         if not gone or gone == {self._resumed_laid}:
             return None
         return replace(held, floor=held.floor | (self._unconfirmed & floor))

@@ -115,6 +115,61 @@ def test_a_card_the_first_view_after_a_restart_misses_is_not_taken_r2_3(restart)
 
 
 @pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_card_missed_beside_one_laid_as_the_controller_restarts_is_not_taken_r2_3(restart):
+    # The floor is 9C 5D 8C KD (seat 1 plays first). The table is restarted from its log
+    # (`restart`) as seat 1's hand reaches in, laying a KS on the table to take the KD (R2.3).
+    # While the KS lies there, nothing finds the 9C (a hand over it): the restarted table's
+    # first view reads the KS new and misses the 9C, which the log holds. The KS and KD are
+    # scooped and the 9C is seen again: the KS took the KD alone, as the live table judges
+    # it (it kept the 9C, its place still); no foul, no prompt.
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, ks, base=TOP)
+    still = sum(s.duration for s in shots)
+    shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
+    reader = HiddenDuring(GEO, "9C", still - 0.8, still)
+    table, log = _refereed(shots, reader, restart_at=1.1 if restart else None)
+    assert _plays(log) == [(1, "KS", "capture", ["KD"])]
+    assert [e for e in log if e.type in (PROMPT, FOUL)] == []
+    assert set(table.state.floor) == {"9C", "5D", "8C"}
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_dealt_card_read_weakly_stays_dealt_after_a_restart_at_the_misdeal_prompt_r1_3(restart):
+    # The dealer (seat 0) lays 9C 5D 8C and a JD: a J on the first floor goes back to the
+    # deck (R1.3), and the table asks for it. From then on the 5D is read only weakly (0.1,
+    # under the bar for a new card, even one seen landing: no confidence is logged before
+    # the deal, the bars are the prior's) where it lies, and the table is restarted from its log
+    # (`restart`) while the prompt is open. The JD goes back, a KD replaces it, and seat 1
+    # trails a 2H (R2.7): the deal is 9C 5D 8C KD (the log holds where the 5D lies, as the
+    # live table knew it), and the 2H is the first play, not a dealt card.
+    from vision.scene import CardPlacement
+
+    c9, d5, c8, kd = _floor_placed()
+    jd = CardPlacement("JD", (960.0, 300.0), 3.0, 115.0)
+    h2 = CardPlacement("2H", (640.0, 480.0), 5.0, 115.0)
+    shots = [Shot(0.6, [], [], frozenset())]
+    for k, card in enumerate([c9, d5, c8, jd]):
+        shots += lay_shots([c9, d5, c8][:k], card, base=BOTTOM)
+    prompted = sum(s.duration for s in shots) - 0.2
+    shots += scoop_shots([c9, d5, c8, jd], jd, base=BOTTOM, rest=[c9, d5, c8])
+    shots += lay_shots([c9, d5, c8], kd, base=BOTTOM)
+    shots += lay_shots([c9, d5, c8, kd], h2, base=TOP)
+    reader = WeakFrom(GEO, "5D", 0.1, prompted - 0.3)
+    table, log = _refereed(shots, reader, restart_at=prompted if restart else None)
+    (prompt,) = [e for e in log if e.type == PROMPT]
+    assert (prompt.data["kind"], prompt.data["cards"]) == ("misdeal_fix", ["JD"])
+    assert sorted(prompt.data["boxes"]) == ["5D", "8C", "9C", "JD"]  # where the deal lies
+    (started,) = [e for e in log if e.type == ROUND_STARTED]
+    assert set(started.data["floor"]) == {"9C", "5D", "8C", "KD"}
+    assert _plays(log) == [(1, "2H", "trail", [])]
+    assert set(table.state.floor) == {"9C", "5D", "8C", "KD", "2H"}
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
 def test_a_card_no_read_names_any_more_stays_on_the_floor_after_a_restart_r2_7(restart):
     # From before seat 1 trails a 2H (R2.7) no read names the KD any more (a dark camera):
     # the live table keeps it, its place still, and logs it among the cards kept unnamed
