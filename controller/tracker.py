@@ -886,8 +886,11 @@ class FloorTracker:
         if self._ref is None and (self._resumed or self._resumed_unnamed):
             # a restarted controller's first view (`resume`): cards its log holds that the
             # live tracker kept unnamed (read by nothing, their places still) stay as they
-            # stayed live; one that misses the others may be covered (`_withheld`)
-            trusted = self._resumed_unnamed - floor
+            # stayed live while their places stay still since its first frame (a place that
+            # changed was swept, as the live tracker would judge it: `doubted`); one that
+            # misses the others may be covered (`_withheld`)
+            trusted = {c for c in self._resumed_unnamed - floor if self._untouched(self.cards[c])}
+            doubted = self._resumed_unnamed - floor - trusted
             # ... and one whose own code is read at its place only from an index inside
             # another detection's box (`Read.inside`: its body read as another card) lies
             # there still, as the live tracker keeps a card read as another where it lay
@@ -900,7 +903,7 @@ class FloorTracker:
             }
             floor |= trusted
             self._resumed_unnamed = frozenset()
-            if small is not None and self._withheld(read, floor, mean, small):
+            if small is not None and self._withheld(read, floor, mean, small, doubted):
                 return None
             hold = bool(self._held_new)
         back = self._give_back(floor) if self._held_back is not None else None
@@ -1086,13 +1089,16 @@ class FloorTracker:
                 del self._faint_guesses[next(iter(self._faint_guesses))]
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
 
-    def _withheld(self, read: Read, floor: set[str], mean: dict, small: np.ndarray) -> bool:
+    def _withheld(
+        self, read: Read, floor: set[str], mean: dict, small: np.ndarray, doubted=frozenset()
+    ) -> bool:
         """A restarted controller's first still view (`resume`) that misses cards its log
         holds, nothing new read: a hand, or a card laid on them, may cover them. The view is
         held back; it is the reference later views are read against, and the cards it
         missed stay known, kept only where a read names them at their places (a card taken
         while the controller was down lies nowhere: its place's stillness keeps nothing).
-        The next view tells which it was (`_give_back`)."""
+        The next view tells which it was (`_give_back`). Cards kept unnamed whose places
+        changed (`doubted`) are kept so too, where a view holds back."""
         missed = self._resumed - floor
         self._resumed = frozenset()
         if not missed:
@@ -1100,12 +1106,12 @@ class FloorTracker:
         if not floor <= set(self.cards):
             # held back whole, at its end (`_hold`)
             self._unconfirmed, self._held_new = (
-                frozenset(missed),
+                frozenset(missed | doubted),
                 frozenset(floor - set(self.cards)),
             )
             return False
         self._ref, self._ref_colour = small, self._colour
-        self._unconfirmed = frozenset(missed)
+        self._unconfirmed = frozenset(missed | doubted)
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
         self._held_back = Snapshot(
             t=read.t, floor=frozenset(floor), confidence=conf, t_still=self._still_since,

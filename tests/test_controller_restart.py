@@ -20,6 +20,7 @@ from tests.test_controller_faint import (
     _floor_placed,
     _plays,
     _refereed,
+    _show_shots,
 )
 from tests.test_controller_tracker import lay_shots, read_in_crop, scoop_shots
 
@@ -178,6 +179,38 @@ def test_a_card_no_read_names_any_more_stays_on_the_floor_after_a_restart_r2_7(r
     # floor.
     _table, log = _two_trails(lambda _still: HiddenDuring(GEO, "KD", 0.9, float("inf")), restart)
     assert next(e for e in log if e.type == TURN).data["unread"] == ["KD"]
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
+def test_a_card_kept_unnamed_is_swept_with_the_floor_while_the_controller_is_down_r2_4(restart):
+    # From after the deal's first view on, no read names the KD (a dark camera): the live
+    # table keeps it, its place still. Seat 1 trails a 2H (R2.7); the table is restarted
+    # from its log (`restart`) as the 2H lies still. Seat 0 lays a JS and sweeps the whole
+    # floor in one motion (R2.4), too quick for a still view, then shows the JS. The
+    # restarted table's first frame still holds the KD, but its place changed since: it was
+    # swept, as the live table judges it. Seat 0 is asked for its card, and the JS shown
+    # took the floor with the KD; no foul (before, the restarted table kept the KD and
+    # flagged the JS's sweep as a wrong capture).
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    h2 = CardPlacement("2H", (640.0, 480.0), 5.0, 115.0)
+    js = CardPlacement("JS", (420.0, 470.0), -4.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, h2, base=TOP)
+    last = sum(s.duration for s in shots) - 0.05
+    shots += scoop_shots([*floor, h2], h2, base=BOTTOM, rest=[])
+    shots += _show_shots([], js)
+    reader = HiddenDuring(GEO, "KD", 0.9, float("inf"))
+    table, log = _refereed(shots, reader, restart_at=last if restart else None)
+    trail = next(e for e in log if e.type == TURN)
+    assert trail.data.get("unread") == ["KD"]  # kept with no read naming it
+    assert [e.data["kind"] for e in log if e.type == PROMPT] == ["show_card"]
+    assert _plays(log) == [
+        (1, "2H", "trail", []),
+        (0, "JS", "sweep", ["2H", "5D", "8C", "9C", "KD"]),
+    ]
+    assert [e for e in log if e.type == FOUL] == [] and table.state.floor == ()
 
 
 def test_a_capture_made_while_the_controller_was_down_is_asked_for_as_live_r2_3_r7():
