@@ -74,6 +74,12 @@ KNOWN_HELD = 0.3
 # short of its corner: one card (a QH tossed aslant read from its lower index, its body boxed
 # apart, the box's edge 0.6 index lengths above it, read KC 0.18: a phantom KC in a deal)
 INDEX_BESIDE = 1.0
+# Two lone corner indices read as one code (each box only guessed around its index), their
+# centres at most this many index lengths apart, are one card's two corners read apart (a
+# card's long side is about 5 index lengths, its diagonal 6: a tossed QS read from one corner
+# by the whole view's read and from the other by a closer look, 5.4 index lengths apart,
+# counted a QS trail and a QC foul)
+CORNERS_APART = 6.5
 # A new read whose box lies inside a known card's (this share of it inside) and is at most
 # this share of its size is a part of that card seen alone (a 6S's lower half boxed apart as
 # a 7H landed beside it, 56 % of its box, read TS 0.47 with 6S 0.28): with the card's code
@@ -685,9 +691,13 @@ class FloorTracker:
                 or (c in named and (_within(box, b, share) or _within(b, box, share)))
                 or self._body_of(box, read.index.get(c))
                 or _corner_beside(index, alts, c, b)
+                or _other_corner(index, alts, c, read.index.get(c))
             ]
             if seen:
                 self.merged += 1  # a second look at a card already named (its other corner)
+                for c in seen:
+                    if _other_corner(index, alts, c, read.index.get(c)) and conf > read.floor[c]:
+                        read.floor[c], read.alts[c] = conf, alts  # (the surer corner's read)
                 holder = next((c for c in seen if read.boxes[c] == box), None)
                 if code not in seen and holder is not None:
                     read.inside.append((box, conf, alts, read.floor[holder]))
@@ -1537,6 +1547,24 @@ def _corner_beside(index: list[float] | None, alts: list, code: str, box: list[f
         return False
     shares = {c: float(p) for c, p in alts}
     return shares.get(code, 0.0) >= 0.5 * max(shares.values(), default=0.0)
+
+
+def _other_corner(
+    index: list[float] | None, alts: list, code: str, other: list[float] | None
+) -> bool:
+    """Whether a detection read from one lone index (`index`) is the other corner of the card
+    `code` named from its own lone index `other`: its read gives `code` at least half the
+    share of its likeliest code, and the two indices' centres lie within `CORNERS_APART`
+    index lengths (one card's diagonal; one deck holds one such card)."""
+    if index is None or other is None:
+        return False
+    shares = {c: float(p) for c, p in alts}
+    if shares.get(code, 0.0) < 0.5 * max(shares.values(), default=0.0):
+        return False
+    side = max(index[2] - index[0], index[3] - index[1], other[2] - other[0], other[3] - other[1])
+    dx = (index[0] + index[2] - other[0] - other[2]) / 2
+    dy = (index[1] + index[3] - other[1] - other[3]) / 2
+    return math.hypot(dx, dy) <= CORNERS_APART * max(side, 1e-9)
 
 
 def _moved_off(box: list[float], known: list[float]) -> bool:

@@ -958,6 +958,41 @@ def test_a_lone_corner_just_outside_a_cards_box_read_as_it_nearly_is_that_card()
     assert set(tracker._to_read(other, (1280, 720), (205, 80)).floor) == {"KH", "KD"}
 
 
+def test_a_cards_two_corners_read_apart_as_its_code_are_one_card():
+    """Fresh held-out match 605 (ERAM, tossed, 30 fps): a QS landed aslant. The floor view
+    read it only from its upper right index (QS 0.45, its box a square guessed around that
+    index); the closer look at the change read its lower left index alone (QS 0.93), 5.4
+    index lengths away. One deck holds one QS: the second corner was named QC, a guess, and
+    held as a play of its own (an unreadable foul, then a missed capture, the round's counts
+    wrong). Two lone indices read as one code within one card's diagonal (`CORNERS_APART`
+    index lengths) are that card's two corners: one QS, read as surely as its surer corner."""
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+    four = card("4S", 0.8, [458, 220, 590, 333], [("4S", 0.95), ("JS", 0.01), ("QS", 0.01)])
+    top = card("QS", 0.2, [538, 352, 629, 443], [("QS", 0.45), ("TS", 0.18), ("QD", 0.06)],
+               index=[575, 389, 593, 406])  # fmt: skip
+    read = tracker._to_read(NS(t=188.4, cards=[four, top]), (1280, 720), (205, 80))
+
+    def lower(alts):  # the closer look's read of the lower left index, in frame pixels
+        return card(alts[0][0], 0.32, [616, 432, 726, 542], alts, index=[660, 477, 682, 497])
+
+    tracker._to_read(NS(t=188.4, cards=[lower([("QS", 0.93), ("TS", 0.04), ("QD", 0.02)])]),
+                     (1280, 720), (0, 0), read)  # fmt: skip
+    assert set(read.floor) == {"4S", "QS"}
+    assert read.floor["QS"] == 0.32 and read.index["QS"] == [780, 469, 798, 486]
+    # a lone index read plainly as another code there is another card
+    read = tracker._to_read(NS(t=188.4, cards=[four, top]), (1280, 720), (205, 80))
+    tracker._to_read(NS(t=188.4, cards=[lower([("KD", 0.9), ("QS", 0.04), ("KH", 0.02)])]),
+                     (1280, 720), (0, 0), read)  # fmt: skip
+    assert set(read.floor) == {"4S", "QS", "KD"}
+    # ... and so is one read as the QS farther than a card's diagonal away (another deck's
+    # QS, or a misread elsewhere: named otherwise, one deck)
+    read = tracker._to_read(NS(t=188.4, cards=[four, top]), (1280, 720), (205, 80))
+    far = card("QS", 0.32, [316, 432, 426, 542], [("QS", 0.93), ("TS", 0.04), ("QD", 0.02)],
+               index=[360, 477, 382, 497])  # fmt: skip
+    tracker._to_read(NS(t=188.4, cards=[far]), (1280, 720), (0, 0), read)
+    assert len(read.floor) == 3 and "QS" in read.floor
+
+
 def test_a_lone_index_in_a_card_cut_by_a_closer_looks_edge_is_that_cards_corner():
     """Fresh held-out match 555 (ERAM, tossed, 30 fps): the deal's fourth floor card, a QH,
     landed aslant. A closer look at a change beside it cut the QH with the crop's right edge
