@@ -1554,8 +1554,9 @@ def _other_corner(
 ) -> bool:
     """Whether a detection read from one lone index (`index`) is the other corner of the card
     `code` named from its own lone index `other`: its read gives `code` at least half the
-    share of its likeliest code, and the two indices' centres lie within `CORNERS_APART`
-    index lengths (one card's diagonal; one deck holds one such card)."""
+    share of its likeliest code, and the two indices' centres lie more than one index length
+    apart (another corner, not the same one read again) and within `CORNERS_APART` index
+    lengths (one card's diagonal; one deck holds one such card)."""
     if index is None or other is None:
         return False
     shares = {c: float(p) for c, p in alts}
@@ -1564,7 +1565,7 @@ def _other_corner(
     side = max(index[2] - index[0], index[3] - index[1], other[2] - other[0], other[3] - other[1])
     dx = (index[0] + index[2] - other[0] - other[2]) / 2
     dy = (index[1] + index[3] - other[1] - other[3]) / 2
-    return math.hypot(dx, dy) <= CORNERS_APART * max(side, 1e-9)
+    return max(side, 1e-9) < math.hypot(dx, dy) <= CORNERS_APART * max(side, 1e-9)
 
 
 def _moved_off(box: list[float], known: list[float]) -> bool:
