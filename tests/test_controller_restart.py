@@ -93,6 +93,27 @@ class HiddenDuring(FaintReader):
         return obs
 
 
+def _ks_takes_kd_9c_hidden(hidden_s: float, restart_at) -> None:
+    """A rendered table, the floor 9C 5D 8C KD (seat 1 plays first): seat 1 lays a KS on the
+    table to take the KD (R2.3); nothing finds the 9C over the last `hidden_s` seconds of the
+    KS lying still (a hand over it); the KS and KD are scooped and the 9C seen again. Run
+    restarted from the log at `restart_at(still)` (`still`: the end of the KS's still view;
+    None: live). The KS took the KD alone; no foul, no prompt."""
+    from vision.scene import CardPlacement
+
+    floor = _floor_placed()
+    ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
+    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
+    shots += lay_shots(floor, ks, base=TOP)
+    still = sum(s.duration for s in shots)
+    shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
+    reader = HiddenDuring(GEO, "9C", still - hidden_s, still)
+    table, log = _refereed(shots, reader, restart_at=restart_at(still))
+    assert _plays(log) == [(1, "KS", "capture", ["KD"])]
+    assert [e for e in log if e.type in (PROMPT, FOUL)] == []
+    assert set(table.state.floor) == {"9C", "5D", "8C"}
+
+
 @pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
 def test_a_card_the_first_view_after_a_restart_misses_is_not_taken_r2_3(restart):
     # The floor is 9C 5D 8C KD (seat 1 plays first). Seat 1 lays a KS on the table to take
@@ -100,42 +121,18 @@ def test_a_card_the_first_view_after_a_restart_misses_is_not_taken_r2_3(restart)
     # table is restarted from its log (`restart`). Its first view misses the 9C, which the log
     # holds, and shows nothing new: that view is no play. The KS and KD are scooped and the
     # 9C is seen again: the KS took the KD alone, as the live table judges it; no foul.
-    from vision.scene import CardPlacement
-
-    floor = _floor_placed()
-    ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
-    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
-    shots += lay_shots(floor, ks, base=TOP)
-    still = sum(s.duration for s in shots)
-    shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
-    reader = HiddenDuring(GEO, "9C", still - 0.5, still)
-    table, log = _refereed(shots, reader, restart_at=still - 0.4 if restart else None)
-    assert _plays(log) == [(1, "KS", "capture", ["KD"])]
-    assert [e for e in log if e.type in (PROMPT, FOUL)] == []
-    assert set(table.state.floor) == {"9C", "5D", "8C"}
+    _ks_takes_kd_9c_hidden(0.5, lambda still: still - 0.4 if restart else None)
 
 
 @pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
 def test_a_card_missed_beside_one_laid_as_the_controller_restarts_is_not_taken_r2_3(restart):
-    # The floor is 9C 5D 8C KD (seat 1 plays first). The table is restarted from its log
-    # (`restart`) as seat 1's hand reaches in, laying a KS on the table to take the KD (R2.3).
-    # While the KS lies there, nothing finds the 9C (a hand over it): the restarted table's
-    # first view reads the KS new and misses the 9C, which the log holds. The KS and KD are
-    # scooped and the 9C is seen again: the KS took the KD alone, as the live table judges
-    # it (it kept the 9C, its place still); no foul, no prompt.
-    from vision.scene import CardPlacement
-
-    floor = _floor_placed()
-    ks = CardPlacement("KS", (780.0, 480.0), -3.0, 115.0)
-    shots = [Shot(1.0, floor, [], frozenset({"9C", "5D", "8C", "KD"}))]
-    shots += lay_shots(floor, ks, base=TOP)
-    still = sum(s.duration for s in shots)
-    shots += scoop_shots([*floor, ks], floor[3], base=TOP, rest=floor[:3])
-    reader = HiddenDuring(GEO, "9C", still - 0.8, still)
-    table, log = _refereed(shots, reader, restart_at=1.1 if restart else None)
-    assert _plays(log) == [(1, "KS", "capture", ["KD"])]
-    assert [e for e in log if e.type in (PROMPT, FOUL)] == []
-    assert set(table.state.floor) == {"9C", "5D", "8C"}
+    # The same floor and KS, but the table is restarted from its log (`restart`) as seat 1's
+    # hand reaches in, laying the KS, and the 9C is missed the whole time the KS lies still:
+    # the restarted table's first view reads the KS new and misses the 9C, which the log
+    # holds. The KS and KD are scooped and the 9C is seen again: the KS took the KD alone, as
+    # the live table judges it (it kept the 9C, its place still); no foul, no prompt (before,
+    # an unreadable play for seat 1, the 9C taken for its capture).
+    _ks_takes_kd_9c_hidden(0.8, lambda still: 1.1 if restart else None)
 
 
 @pytest.mark.parametrize("restart", [False, True], ids=["live", "restarted"])
