@@ -268,9 +268,9 @@ class FloorTracker:
     _resumed: frozenset[str] = frozenset()
     _unconfirmed: frozenset[str] = frozenset()
     _held_back: Snapshot | None = None
-    # ... and the cards new in that held-back view (a card laid as the controller came back:
-    # the view is given back whatever the next one reads, that play is not lost)
-    _held_new: frozenset[str] = frozenset()
+    # ... and whether that view read a card new (a card laid as the controller came back: the
+    # view is given back whatever the next one reads, that play is not lost; `_hold`)
+    _held_new: bool = False
     # of the resumed cards, those the live tracker kept with no read naming them: trusted
     _resumed_unnamed: frozenset[str] = frozenset()
     # ... and the card its log holds laid, its capture not yet seen (`resume`)
@@ -419,7 +419,7 @@ class FloorTracker:
         still view is read anew, every code possible again (the next round's deal)."""
         self.cards, self._known_conf = {}, {}
         self._resumed = self._unconfirmed = self._resumed_unnamed = frozenset()
-        self._held_back, self._resumed_laid, self._held_new = None, None, frozenset()
+        self._held_back, self._resumed_laid, self._held_new = None, None, False
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
         self._boot_view, self._boot_view_wanted = None, False
@@ -682,6 +682,7 @@ class FloorTracker:
             # (one cut short) and its code among the read's runners-up
             named = {c for c, _p in alts} if second else set()
             share = SECOND_LOOK_SHARE
+            corners = {c for c in read.floor if _other_corner(index, alts, c, read.index.get(c))}
             seen = [
                 c
                 for c, b in read.boxes.items()
@@ -691,12 +692,12 @@ class FloorTracker:
                 or (c in named and (_within(box, b, share) or _within(b, box, share)))
                 or self._body_of(box, read.index.get(c))
                 or _corner_beside(index, alts, c, b)
-                or _other_corner(index, alts, c, read.index.get(c))
+                or c in corners
             ]
             if seen:
                 self.merged += 1  # a second look at a card already named (its other corner)
-                for c in seen:
-                    if _other_corner(index, alts, c, read.index.get(c)) and conf > read.floor[c]:
+                for c in corners:
+                    if conf > read.floor[c]:
                         read.floor[c], read.alts[c] = conf, alts  # (the surer corner's read)
                 holder = next((c for c in seen if read.boxes[c] == box), None)
                 if code not in seen and holder is not None:
@@ -892,7 +893,7 @@ class FloorTracker:
         }
         floor = {c for c, m in mean.items() if m >= bar[c]} | here
         trusted: set[str] = set()
-        hold = False  # a restarted controller's first view, held back whole (`_hold`)
+        hold: frozenset[str] = frozenset()  # a first view held back whole: the cards it missed
         if self._ref is None and (self._resumed or self._resumed_unnamed):
             # a restarted controller's first view (`resume`): cards its log holds that the
             # live tracker kept unnamed (read by nothing, their places still) stay as they
@@ -913,9 +914,14 @@ class FloorTracker:
             }
             floor |= trusted
             self._resumed_unnamed = frozenset()
-            if small is not None and self._withheld(read, floor, mean, small, doubted):
-                return None
-            hold = bool(self._held_new)
+            if small is not None:
+                missed = self._resumed - floor
+                self._resumed = frozenset()
+                if missed and floor <= set(self.cards):
+                    self._withheld(read, floor, mean, small, missed | doubted)
+                    return None
+                if missed:  # ... and a card new read: held back whole, at the end (`_hold`)
+                    hold = frozenset(missed | doubted)
         back = self._give_back(floor) if self._held_back is not None else None
         boxes: dict[str, list[float]] = {}
         index: dict[str, list[float] | None] = {}  # a box guessed around one index: the index
@@ -947,9 +953,7 @@ class FloorTracker:
         faint, faint_box = self._faint(floor, boxes) if landed else ((), None)
         readings = self._readings(floor - set(self.cards))
         self._done, self._reads = True, []
-        missed = {c: self.cards[c] for c in self._unconfirmed - floor if hold and c in self.cards}
-        missed_index = {c: self._index[c] for c in missed if c in self._index}
-        missed_conf = {c: self._known_conf[c] for c in missed if c in self._known_conf}
+        known = (self.cards, self._index, self._known_conf)  # (replaced below, not changed)
         self._unconfirmed = frozenset()
         self.unnamed = frozenset(floor - codes)
         self.cards = {c: boxes[c] for c in floor if c in boxes}
@@ -974,22 +978,23 @@ class FloorTracker:
             self.queued = snap  # the held-back view first, then this one (`_give_back`)
             return back
         if hold:
-            return self._hold(snap, small, missed, missed_index, missed_conf)
+            assert small is not None
+            return self._hold(snap, small, hold, *known)
         return snap
 
     def _hold(
-        self, snap: Snapshot, small: np.ndarray, missed: dict, index: dict, conf: dict
+        self, snap: Snapshot, small: np.ndarray, missed: frozenset[str], cards, index, conf
     ) -> None:
         """A restarted controller's first still view that reads a card new and misses cards
-        its log holds (`missed`: code -> known box; a hand laying the new card may cover
-        them): held back whole, as `_withheld` holds a view with nothing new, the missed
-        cards still known at their places; the next view tells whether they were covered
-        (`_give_back`)."""
-        self.cards.update(missed)
-        self._index.update(index)
-        self._known_conf.update(conf)
-        self._unconfirmed = frozenset(missed)
-        self._held_back = snap
+        its log holds (`missed`; `cards`, `index`, `conf`: what the tracker knew of them before
+        this view; a hand laying the new card may cover them): held back whole, as `_withheld`
+        holds a view with nothing new, the missed cards still known at their places; the next
+        view tells whether they were covered (`_give_back`)."""
+        missed = frozenset(c for c in missed - snap.floor if c in cards)
+        self.cards.update((c, cards[c]) for c in missed)
+        self._index.update((c, index[c]) for c in missed if c in index)
+        self._known_conf.update((c, conf[c]) for c in missed if c in conf)
+        self._unconfirmed, self._held_back, self._held_new = missed, snap, True
         self._ref, self._ref_colour = small, self._colour
         return None
 
@@ -1100,35 +1105,23 @@ class FloorTracker:
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
 
     def _withheld(
-        self, read: Read, floor: set[str], mean: dict, small: np.ndarray, doubted=frozenset()
-    ) -> bool:
+        self, read: Read, floor: set[str], mean: dict, small: np.ndarray, missed: frozenset[str]
+    ) -> None:
         """A restarted controller's first still view (`resume`) that misses cards its log
-        holds, nothing new read: a hand, or a card laid on them, may cover them. The view is
-        held back; it is the reference later views are read against, and the cards it
-        missed stay known, kept only where a read names them at their places (a card taken
+        holds (`missed`), nothing new read: a hand, or a card laid on them, may cover them. The
+        view is held back; it is the reference later views are read against, and the cards
+        it missed stay known, kept only where a read names them at their places (a card taken
         while the controller was down lies nowhere: its place's stillness keeps nothing).
-        The next view tells which it was (`_give_back`). Cards kept unnamed whose places
-        changed (`doubted`) are kept so too, where a view holds back."""
-        missed = self._resumed - floor
-        self._resumed = frozenset()
-        if not missed:
-            return False
-        if not floor <= set(self.cards):
-            # held back whole, at its end (`_hold`)
-            self._unconfirmed, self._held_new = (
-                frozenset(missed | doubted),
-                frozenset(floor - set(self.cards)),
-            )
-            return False
+        The next view tells which it was (`_give_back`). (`missed` holds the cards kept
+        unnamed whose places changed too: kept so, where a view holds back.)"""
         self._ref, self._ref_colour = small, self._colour
-        self._unconfirmed = frozenset(missed | doubted)
+        self._unconfirmed = frozenset(missed)
         conf = min((mean.get(c, 1.0) for c in floor), default=1.0)
         self._held_back = Snapshot(
             t=read.t, floor=frozenset(floor), confidence=conf, t_still=self._still_since,
             confidences=tuple(sorted((c, round(mean.get(c, 1.0), 3)) for c in floor)),
         )  # fmt: skip
         self._done, self._reads = True, []
-        return True
 
     def _give_back(self, floor: set[str]) -> Snapshot | None:
         """The view after a restarted controller's first still view, held back
@@ -1141,7 +1134,7 @@ class FloorTracker:
         taken back, then a capture with no card)."""
         held, self._held_back = self._held_back, None
         assert held is not None
-        new, self._held_new = self._held_new, frozenset()
+        new, self._held_new = self._held_new, False
         gone = self._unconfirmed - floor
         if new:
             # it read a card new: given back whatever this view reads (that play is not
@@ -1545,6 +1538,12 @@ def _corner_beside(index: list[float] | None, alts: list, code: str, box: list[f
     KH's box)."""
     if index is None or index_lengths_outside(index, box) > INDEX_BESIDE:
         return False
+    return _reads_as(alts, code)
+
+
+def _reads_as(alts: list, code: str) -> bool:
+    """Whether a read (`alts`: (code, share)) gives `code` at least half the share of its
+    likeliest code."""
     shares = {c: float(p) for c, p in alts}
     return shares.get(code, 0.0) >= 0.5 * max(shares.values(), default=0.0)
 
@@ -1557,10 +1556,7 @@ def _other_corner(
     share of its likeliest code, and the two indices' centres lie more than one index length
     apart (another corner, not the same one read again) and within `CORNERS_APART` index
     lengths (one card's diagonal; one deck holds one such card)."""
-    if index is None or other is None:
-        return False
-    shares = {c: float(p) for c, p in alts}
-    if shares.get(code, 0.0) < 0.5 * max(shares.values(), default=0.0):
+    if index is None or other is None or not _reads_as(alts, code):
         return False
     side = max(index[2] - index[0], index[3] - index[1], other[2] - other[0], other[3] - other[1])
     dx = (index[0] + index[2] - other[0] - other[2]) / 2
