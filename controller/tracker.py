@@ -721,7 +721,33 @@ class FloorTracker:
                 read.index[name] = index
             if unsure:
                 read.unsure.add(name)
+        self._guess_beside_new(read)
         return read
+
+    def _guess_beside_new(self, read: Read) -> None:
+        """A card named only as a guess (every code its read gives cannot be there), new on
+        the floor and lying within one box length of another new card read plainly, is that
+        card's other corner misread (a QH tossed aslant, one corner read KC 0.76, a card gone,
+        the other QH 0.43): one card, the plain read's code, as sure as the surer corner."""
+        for guess in sorted(read.unsure):
+            box = read.boxes.get(guess)
+            if guess not in read.floor or box is None or self._at_a_known_place(box):
+                continue
+            for code in sorted(read.floor):
+                other = read.boxes.get(code)
+                if code in read.unsure or code in self.cards or other is None:
+                    continue
+                side = min(max(b[2] - b[0], b[3] - b[1]) for b in (box, other))
+                if _overlaps(_grown(box, side), other) and not self._at_a_known_place(other):
+                    self.merged += 1
+                    conf = read.take(guess)[0]
+                    read.unsure.discard(guess)
+                    read.floor[code] = max(read.floor[code], conf)
+                    break
+
+    def _at_a_known_place(self, box: list[float]) -> bool:
+        """Whether a read at `box` lies at the known place of a card of the last snapshot."""
+        return any(_at_known(box, k) for k in self.cards.values())
 
     @staticmethod
     def _shared_then_whole(read: Read, code: str, conf: float) -> bool:
@@ -738,7 +764,7 @@ class FloorTracker:
         box or `INDEX_BESIDE` index lengths beside it, and no card lay at the box."""
         if index is None or index_lengths_outside(index, box) > INDEX_BESIDE:
             return False
-        return not any(_at_known(box, k) for k in self.cards.values())
+        return not self._at_a_known_place(box)
 
     def _name(
         self, code: str, conf: float, box: list[float], alts: list, read: Read
@@ -1094,8 +1120,10 @@ class FloorTracker:
             for box, conf, alts, holder in r.inside:
                 # another card's index read inside a card's box where the pixels changed,
                 # about as surely as that card: a card landed over part of it, its body not
-                # found (a 5D tossed over an 8C's corner)
+                # found (a 5D tossed over an 8C's corner); not a code that card's own read
+                # gives as a plausible runner-up (that card read again)
                 new = bool(alts) and alts[0][0] not in floor and conf >= INSIDE_AS_SURE * holder
+                new = new and not self._holder_reads_as(r, box, alts[0][0])
                 if new and not self._untouched(box, INSIDE_CHANGED):
                     add(alts, box)
         if best[2] is not None:
@@ -1103,6 +1131,14 @@ class FloorTracker:
             while len(self._faint_guesses) > FAINT_GUESSES_KEPT:
                 del self._faint_guesses[next(iter(self._faint_guesses))]
         return tuple(sorted(shares.items(), key=lambda kv: (-kv[1], kv[0]))), best[1]
+
+    def _holder_reads_as(self, read: Read, box: list[float], code: str) -> bool:
+        """Whether the card `read` names at `box` is read as `code` too: its read gives that
+        code a plausible runner-up's share (`alt_min_share`; a QS read QS 0.62, JC 0.14,
+        whose box a closer look read JC 0.51 as the 8D beside it was taken)."""
+        holder = next((c for c, b in read.boxes.items() if b == box), None)
+        shares = dict(read.alts.get(holder, ())) if holder is not None else {}
+        return float(shares.get(code, 0.0)) >= self.config.alt_min_share
 
     def _withheld(
         self, read: Read, floor: set[str], mean: dict, small: np.ndarray, missed: frozenset[str]

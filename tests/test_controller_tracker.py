@@ -993,6 +993,65 @@ def test_a_cards_two_corners_read_apart_as_its_code_are_one_card():
     assert len(read.floor) == 3 and "QS" in read.floor
 
 
+def test_a_guess_beside_a_new_card_is_that_cards_corner_misread():
+    """Held-out match 592 (Lebanese, tossed, 30 fps): a QH tossed aslant on a bare floor
+    after the round's Kings had gone (R1.1: one deck). The floor view boxed two of its parts
+    apart: one read KC 0.76 (KS 0.19, KH 0.03: all gone, so named KD, a guess) and one QH
+    0.43. The guess was held as an unreadable play (a false foul) and the QH left faint. A
+    guess lying within one box length of a new card read plainly is that card's other corner
+    misread: one QH, as sure as the surer part."""
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+    tracker.gone = frozenset({"KC", "KS", "KH"})
+    kc = [("KC", 0.76), ("KS", 0.19), ("KH", 0.03), ("KD", 0.01)]
+    qh = [("QH", 0.43), ("QD", 0.11), ("TH", 0.07)]
+
+    def view(*cards):
+        return tracker._to_read(NS(t=272.4, cards=list(cards)), (1280, 720), (205, 80))
+
+    king = card("KC", 0.19, [330, 219, 383, 266], kc)
+    read = view(king, card("QH", 0.14, [307, 295, 368, 347], qh))
+    assert read.floor == {"QH": 0.19} and not read.unsure
+    # alone, the gone KC's read is a guess: a card lies there, its name in doubt (R7)
+    read = view(king)
+    assert set(read.floor) == {"KD"} and read.unsure == {"KD"}
+    # a new card farther than a box length away is another card
+    read = view(king, card("QH", 0.14, [307, 395, 368, 447], qh))
+    assert set(read.floor) == {"KD", "QH"} and read.unsure == {"KD"}
+    # and a guess at a known card's place is that card's read, not another's corner
+    tracker.cards = {"KD": [530, 295, 595, 350]}
+    read = view(king, card("QH", 0.14, [307, 295, 368, 347], qh))
+    assert set(read.floor) == {"KD", "QH"}
+
+
+def test_a_cards_own_runner_up_read_inside_its_box_is_not_a_card_landed():
+    """Fresh held-out match 480 (Classic, upright, 30 fps): a QS lay read QS 0.62, JC 0.14.
+    An 8D was laid beside it and took the 8C; as the hand scooped, a closer look read the
+    QS's own box JC 0.51 (0.15 sure against the QS's 0.26), and the JC, returned to the deck
+    in the deal's fix (R1.3), was kept as a faint card landed there. With the next card (a
+    KC) it was judged the seat to play's trail and the KC the next seat's play: every later
+    play went to the wrong seat (R1.5) and the match was scored [54, 62] for [104, 12]. A
+    code read inside a card's box that the card's own read gives as a plausible runner-up is
+    that card read again, not a card landed over it."""
+    from controller.tracker import Read
+
+    tracker = FloorTracker(GEO, lambda image, t: NS(t=t, cards=[]), TrackerConfig())
+    qs = [688.0, 429.0, 775.0, 545.0]
+    jc = [("JC", 0.51), ("KC", 0.13), ("KH", 0.07)]
+    tracker._size, tracker._delta = (1280, 720), np.zeros((90, 160), bool)
+    tracker._delta[50:70, 85:98] = True  # the QS's box changed all over (the hand over it)
+
+    def faint(qs_alts):
+        read = Read(14.8, {"QS": 0.26}, {}, boxes={"QS": qs}, alts={"QS": qs_alts})
+        read.inside.append((qs, 0.15, jc, 0.26))
+        tracker._reads = [read]
+        return [code for code, _share in tracker._faint({"QS"}, {"QS": qs})[0]]
+
+    assert faint([("QS", 0.62), ("JC", 0.14), ("JS", 0.03)]) == []
+    # a code the card's read does not give is another card's index over it (a 5D tossed
+    # over an 8C's corner): a card may have landed there
+    assert faint([("QS", 0.62), ("JS", 0.03), ("QC", 0.02)])[0] == "JC"
+
+
 def test_a_lone_index_in_a_card_cut_by_a_closer_looks_edge_is_that_cards_corner():
     """Fresh held-out match 555 (ERAM, tossed, 30 fps): the deal's fourth floor card, a QH,
     landed aslant. A closer look at a change beside it cut the QH with the crop's right edge
