@@ -1008,13 +1008,18 @@ class Table(CardNaming):
             fix = next(
                 (p for p in reversed(st.prompts) if p.open and p.kind == "misdeal_fix"), None
             )
-            if fix is not None:
+            if fix is None:
+                # each card on the floor lies there since the log's floor (dealt since): as
+                # if seen landing (a dealt card read faintly, accepted live for its landing,
+                # would be missed read afresh)
+                self.tracker.resume({}, dealt=True)
+            else:
                 self._misdeal_prompt = fix.event_id
                 # the deal's cards where the camera knew they lay (a faint one kept live for
                 # its place's stillness is kept so: read afresh, it would be missed)
                 dealt = set(fix.data.get("floor") or ())
                 boxes = {c: b for c, b in (fix.data.get("boxes") or {}).items() if c in dealt}
-                self.tracker.resume(boxes, fix.data.get("unread", ()))
+                self.tracker.resume(boxes, fix.data.get("unread", ()), dealt=True)
                 # (logs from before the forty-first session hold no floor and places: the
                 # table waits for the fixed deal to lie still, `TurnTracker.replaced`)
                 self.turns.resume_misdeal(

@@ -266,6 +266,9 @@ class FloorTracker:
     # those its first still view missed (no read at their places), kept only where read,
     # with that view's snapshot, held back (`_withheld`)
     _resumed: frozenset[str] = frozenset()
+    # ... and whether each card new in its first view was laid since its log's floor (a
+    # restart in a deal: the log's floor was cleared, or lay as logged; `resume(dealt=True)`)
+    _dealt_since: bool = False
     _unconfirmed: frozenset[str] = frozenset()
     _held_back: Snapshot | None = None
     # ... and whether that view read a card new (a card laid as the controller came back: the
@@ -420,6 +423,7 @@ class FloorTracker:
         self.cards, self._known_conf = {}, {}
         self._resumed = self._unconfirmed = self._resumed_unnamed = frozenset()
         self._held_back, self._resumed_laid, self._held_new = None, None, False
+        self._dealt_since = False
         self._ref, self._delta, self._ref_colour, self._lifted = None, None, None, None
         self._arm_held = self._arm_held_now = 0.0
         self._boot_view, self._boot_view_wanted = None, False
@@ -554,6 +558,12 @@ class FloorTracker:
                 self._closer(frame, t, read)
         return self._accumulate(read, small)
 
+    @property
+    def _dealt_view(self) -> bool:
+        """Whether this is a restarted tracker's first view in a deal (`resume(dealt=True)`):
+        each card new to it was laid since the log's floor, as if seen landing."""
+        return self._ref is None and self._dealt_since
+
     def _closer(self, frame: np.ndarray, t: float, read: Read) -> None:
         """A new card read too faintly to be accepted where it landed: read again closer, the
         crop around its box alone (the detector sees its indices larger). A surer read of a card
@@ -562,7 +572,9 @@ class FloorTracker:
         bar = self.config.accept_landed * self.reference
         for code, conf in list(read.floor.items()):
             box = read.boxes.get(code)
-            if box is None or conf >= bar or code in self.cards or not self._landed(box):
+            if box is None or conf >= bar or code in self.cards:
+                continue
+            if not (self._landed(box) or self._dealt_view):
                 continue
             m = self.config.faint_closer * max(box[2] - box[0], box[3] - box[1])
             cards, (x1, y1) = self._look_closer(frame, t, box, m)
@@ -913,7 +925,8 @@ class FloorTracker:
         landed = self._delta is not None
         bar = {
             c: cfg.accept_landed * self.reference
-            if landed and c in read.boxes and self._landed(read.boxes[c])
+            if (self._dealt_view and c not in self.cards)
+            or (landed and c in read.boxes and self._landed(read.boxes[c]))
             else accept
             for c in mean
         }
@@ -1045,13 +1058,21 @@ class FloorTracker:
             self._known_conf.pop(was, None)
             self._known_conf[code] = float(confidence)
 
-    def resume(self, boxes: dict[str, list[float]], unnamed=(), laid: str | None = None) -> None:
+    def resume(
+        self,
+        boxes: dict[str, list[float]],
+        unnamed=(),
+        laid: str | None = None,
+        dealt: bool = False,
+    ) -> None:
         """A restarted controller: the cards its log last saw lie at `boxes` (code -> box);
         later reads keep them there like the cards of a last snapshot (a card read however
         weakly at its place is still there). A card adopted already keeps its own box. Those
         `unnamed` (the live tracker kept them, no read naming them) are kept as they were;
-        `laid`: the card laid whose capture the log has not seen yet."""
-        self._resumed_laid = laid
+        `laid`: the card laid whose capture the log has not seen yet; `dealt`: restarted in a
+        deal, so each card new in the first view was laid since the log's floor, as surely
+        as if the camera had seen it land (it needs `accept_landed`)."""
+        self._resumed_laid, self._dealt_since = laid, dealt
         for code, box in boxes.items():
             self.cards.setdefault(code, [float(v) for v in box])
         self._resumed_unnamed = frozenset(unnamed) & frozenset(self.cards)
