@@ -745,17 +745,20 @@ class FloorTracker:
             box = read.boxes.get(guess)
             if guess not in read.floor or box is None or self._at_a_known_place(box):
                 continue
-            for code in sorted(read.floor):
+            beside = []
+            for code in read.floor:
                 other = read.boxes.get(code)
                 if code in read.unsure or code in self.cards or other is None:
                     continue
                 side = min(max(b[2] - b[0], b[3] - b[1]) for b in (box, other))
                 if _overlaps(_grown(box, side), other) and not self._at_a_known_place(other):
-                    self.merged += 1
-                    conf = read.take(guess)[0]
-                    read.unsure.discard(guess)
-                    read.floor[code] = max(read.floor[code], conf)
-                    break
+                    beside.append((_centres_apart(box, other), code))
+            if beside:  # (the nearest such card)
+                code = min(beside)[1]
+                self.merged += 1
+                conf = read.take(guess)[0]
+                read.unsure.discard(guess)
+                read.floor[code] = max(read.floor[code], conf)
 
     def _at_a_known_place(self, box: list[float]) -> bool:
         """Whether a read at `box` lies at the known place of a card of the last snapshot."""
@@ -1616,9 +1619,7 @@ def _other_corner(
     if index is None or other is None or not _reads_as(alts, code):
         return False
     side = max(index[2] - index[0], index[3] - index[1], other[2] - other[0], other[3] - other[1])
-    dx = (index[0] + index[2] - other[0] - other[2]) / 2
-    dy = (index[1] + index[3] - other[1] - other[3]) / 2
-    return max(side, 1e-9) < math.hypot(dx, dy) <= CORNERS_APART * max(side, 1e-9)
+    return max(side, 1e-9) < _centres_apart(index, other) <= CORNERS_APART * max(side, 1e-9)
 
 
 def _moved_off(box: list[float], known: list[float]) -> bool:
@@ -1650,6 +1651,11 @@ def name_otherwise(
             return alt, conf * float(share) / top, False
         return alt, conf, True
     return None
+
+
+def _centres_apart(a, b) -> float:
+    """How far apart two boxes' centres lie, in pixels."""
+    return math.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
 
 
 def _grown(box, by: float) -> list[float]:

@@ -1014,6 +1014,10 @@ def test_a_guess_beside_a_new_card_is_that_cards_corner_misread():
     # alone, the gone KC's read is a guess: a card lies there, its name in doubt (R7)
     read = view(king)
     assert set(read.floor) == {"KD"} and read.unsure == {"KD"}
+    # beside two new cards, it is the nearer one's corner (the 5S beside it lies farther)
+    five = card("5S", 0.6, [420, 219, 470, 266], [("5S", 0.9), ("3S", 0.05)])
+    read = view(king, five, card("QH", 0.14, [307, 295, 368, 347], qh))
+    assert read.floor == {"QH": 0.19, "5S": 0.6} and not read.unsure
     # a new card farther than a box length away is another card
     read = view(king, card("QH", 0.14, [307, 395, 368, 447], qh))
     assert set(read.floor) == {"KD", "QH"} and read.unsure == {"KD"}
