@@ -738,9 +738,10 @@ class FloorTracker:
 
     def _guess_beside_new(self, read: Read) -> None:
         """A card named only as a guess (every code its read gives cannot be there), new on
-        the floor and lying within one box length of another new card read plainly, is that
-        card's other corner misread (a QH tossed aslant, one corner read KC 0.76, a card gone,
-        the other QH 0.43): one card, the plain read's code, as sure as the surer corner."""
+        the floor and lying within one box length of another new card read plainly (the
+        nearest such), is that card's other corner misread (a QH tossed aslant, one corner read
+        KC 0.76, a card gone, the other QH 0.43): one card, the plain read's code, as sure as
+        the surer corner."""
         for guess in sorted(read.unsure):
             box = read.boxes.get(guess)
             if guess not in read.floor or box is None or self._at_a_known_place(box):
