@@ -558,11 +558,14 @@ class FloorTracker:
                 self._closer(frame, t, read)
         return self._accumulate(read, small)
 
-    @property
-    def _dealt_view(self) -> bool:
-        """Whether this is a restarted tracker's first view in a deal (`resume(dealt=True)`):
-        each card new to it was laid since the log's floor, as if seen landing."""
-        return self._ref is None and self._dealt_since
+    def _laid_here(self, code: str, box: list[float] | None) -> bool:
+        """Whether a card read new as `code` at `box` was laid there since the last snapshot,
+        so that it needs only `accept_landed` and is looked at closer where faint: the pixels
+        there changed (`_landed`), or this is a restarted tracker's first view in a deal
+        (`resume(dealt=True)`: each card new to it was laid since the log's floor)."""
+        if self._ref is None and self._dealt_since and code not in self.cards:
+            return True
+        return box is not None and self._delta is not None and self._landed(box)
 
     def _closer(self, frame: np.ndarray, t: float, read: Read) -> None:
         """A new card read too faintly to be accepted where it landed: read again closer, the
@@ -572,9 +575,7 @@ class FloorTracker:
         bar = self.config.accept_landed * self.reference
         for code, conf in list(read.floor.items()):
             box = read.boxes.get(code)
-            if box is None or conf >= bar or code in self.cards:
-                continue
-            if not (self._landed(box) or self._dealt_view):
+            if box is None or conf >= bar or code in self.cards or not self._laid_here(code, box):
                 continue
             m = self.config.faint_closer * max(box[2] - box[0], box[3] - box[1])
             cards, (x1, y1) = self._look_closer(frame, t, box, m)
@@ -929,8 +930,7 @@ class FloorTracker:
         landed = self._delta is not None
         bar = {
             c: cfg.accept_landed * self.reference
-            if (self._dealt_view and c not in self.cards)
-            or (landed and c in read.boxes and self._landed(read.boxes[c]))
+            if self._laid_here(c, read.boxes.get(c))
             else accept
             for c in mean
         }
