@@ -357,6 +357,9 @@ def run_match(i: int, args, recognizer, folder: Path) -> dict:
         "reads": sum(tr.reads_done for tr in trackers),
         # codes one deck ruled out, re-read as a runner-up
         "rereads": sum(tr.rereads for tr in trackers),
+        # second reads of a crop around a place (`FloorTracker.focus_reads`: changes nothing
+        # read explains, faint cards just laid)
+        "closer_looks": sum(tr.focus_reads for tr in trackers),
         "merged": sum(tr.merged for tr in trackers),  # second looks at one card dropped
         # unmoved cards read better later, corrected
         "renames": sum(len(tr.renames) for tr in trackers),
@@ -506,7 +509,8 @@ def main() -> None:
                     f"rounds {row['rounds_exact']}/{row['rounds']} exact "
                     f"(true {row['true_totals']}), fouls {row['fouls_flagged']}/"
                     f"{row['fouls_injected']}, false {len(row['false_fouls'])}, "
-                    f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video"
+                    f"{row['process_s']:.0f} s for {row['video_s']:.0f} s of video, "
+                    f"{row['closer_looks']} closer looks"
                     + (f", {row['restarts']} restarts" if args.restart_every else "")
                     + (
                         ", restarted beside: {restarts}, {differed} differed, {lagged} lagged".format(
@@ -573,6 +577,9 @@ def main() -> None:
         "keeps_up": bool(video_s and process_s < video_s),
         "frame_ms_p95": round(_pct([r["frame_p95_ms"] for r in rows], 95), 1),
         "reads_per_video_second": round(sum(r["reads"] for r in rows) / max(video_s, 1e-9), 2),
+        "closer_looks_per_video_minute": round(
+            60 * sum(r["closer_looks"] for r in rows) / max(video_s, 1e-9), 1
+        ),
         "wrong": [
             {k: r[k] for k in ("match", "variant", "players", "seed", "totals", "true_totals")}
             for r in rows

@@ -597,6 +597,43 @@ def test_a_card_missed_where_it_landed_is_looked_for_again_wider(wider):
         assert snaps[-1] == frozenset({"KD", "QS"})
 
 
+class LookCounter(LabelReader):
+    """Exact labels; every closer look (a crop other than the floor's) is counted and finds
+    nothing."""
+
+    def __init__(self, geometry: TableGeometry) -> None:
+        super().__init__(geometry)
+        self.looks = 0
+
+    def observe(self, image, t):
+        if image.shape[:2] != self.shape:
+            self.looks += 1
+        return super().observe(image, t)
+
+
+@pytest.mark.parametrize(
+    ("deck", "seed"), [("aguilar-lgpl3", 11), ("bellot-lgpl21", 1), ("bellot-lgpl21", 12)]
+)
+def test_a_card_read_where_it_landed_sends_no_closer_look_beside_it(deck, seed):
+    """Fresh held-out match 484 (upright, 30 fps): a card laid square to the camera changes
+    the motion image's detail up to `DETAIL_REACH` pixels beyond its edges (the detail is the
+    image less its blur), further than the fifth of its width kept around its box. Each strip
+    left beside its long sides was taken for something new lying unread and looked at closer,
+    twice (the second look wider): 262 of the match's 291 closer looks, none of which found a
+    card. A card read where it landed, alone on the floor, explains every change it made: no
+    closer look goes beside it (on these cloths two to four went there before)."""
+    from vision.scene import CardPlacement
+
+    kd = CardPlacement("KD", (600.0, 300.0), 0.0, 115.0)
+    s3 = CardPlacement("3S", (760.0, 380.0), 0.0, 115.0)
+    shots = [Shot(0.8, [kd], [], frozenset({"KD"})), *lay_shots([kd], s3)]
+    video = SimVideo(None, shots, 15, (1280, 720), deck, seed, GEO)
+    reader = LookCounter(GEO)
+    snaps, _reader, tracker = track(video, TrackerConfig(faint_closer=0.0), reader)
+    assert snaps[-1].floor == frozenset({"KD", "3S"})
+    assert reader.looks == 0 and tracker.focus_reads == 0
+
+
 class InsideReader(LabelReader):
     """Exact labels, but the floor view misses the card `code`'s body: its index, read inside
     the box of the card `holder` it lies over (`alts`, `conf` sure), is given that card's box,
