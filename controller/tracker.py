@@ -556,7 +556,31 @@ class FloorTracker:
             self._focus(frame, t, small, read)
             if self.config.faint_closer:
                 self._closer(frame, t, read)
+        if self._ref is None and self._resumed and self.config.faint_closer:
+            self._look_where_logged(frame, t, read)
         return self._accumulate(read, small)
+
+    def _look_where_logged(self, frame: np.ndarray, t: float, read: Read) -> None:
+        """A restarted tracker's view before its first snapshot (`resume`) that misses a card
+        its log holds: read again closer where the log says it lies, as the live tracker
+        looked closer where it landed (a 2D tossed aslant on a pink gingham, read live from
+        a closer look and missed by every floor view). A read of its code at that place
+        names it there; anything else read there is left to the floor view's judgement."""
+        w, h = frame.shape[:2][::-1]
+        for code in sorted(self._resumed - set(read.floor)):
+            box = self.cards[code]
+            m = self.config.faint_closer * max(box[2] - box[0], box[3] - box[1])
+            cards, (x1, y1) = self._look_closer(frame, t, box, m)
+            here = [
+                d
+                for d in cards
+                if d.code == code
+                and same_place([d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1], box)
+            ]
+            if here and code not in read.floor:
+                self._to_read(
+                    [max(here, key=lambda d: float(d.confidence))], (w, h), (x1, y1), read
+                )
 
     def _laid_here(self, code: str, box: list[float] | None) -> bool:
         """Whether a card read new as `code` at `box` was laid there since the last snapshot,

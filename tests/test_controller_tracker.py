@@ -634,6 +634,39 @@ def test_a_card_read_where_it_landed_sends_no_closer_look_beside_it(deck, seed):
     assert reader.looks == 0 and tracker.focus_reads == 0
 
 
+@pytest.mark.parametrize("closer", [0.5, 0.0])
+def test_a_card_a_restarted_tracker_misses_is_looked_for_where_its_log_says_it_lies(closer):
+    """Fresh held-out match 618 (tossed, 30 fps): a table restarted from its log just after a
+    2D was trailed, tossed aslant on a pink gingham. Live, the 2D had been read by a closer
+    look where it landed; the restarted tracker's floor views never found it, so its first
+    still view, missing a card its log holds, was held back, and the next (a 2H laid) was
+    judged to show the 2D gone: a "show the card" prompt the live table never raised. A card
+    the log holds that the restarted tracker's first view misses is looked at closer where
+    the log says it lies, as the live tracker looked where it landed: the 2D is still there.
+    (Without closer looks, `faint_closer` 0, it is judged gone as before.)"""
+    from vision.scene import CardPlacement
+
+    kd = CardPlacement("KD", (600.0, 300.0), 3.0, 115.0)
+    d2 = CardPlacement("2D", (380.0, 250.0), 38.0, 115.0)
+    h2 = CardPlacement("2H", (880.0, 260.0), -25.0, 115.0)
+    shots = [Shot(0.8, [kd, d2], [], frozenset({"KD", "2D"})), *lay_shots([kd, d2], h2)]
+    video = SimVideo(None, shots, 15, (1280, 720), "bellot-lgpl21", 9, GEO)
+    reader = ScaleShyReader(GEO, "2D", 0)  # the floor view misses the 2D; a closer look reads it
+    tracker = FloorTracker(GEO, reader.observe, TrackerConfig(faint_closer=closer))
+    snaps = []
+    for t, frame, labels in video.frames(with_labels=True):
+        reader.labels, reader.frame = labels, frame
+        if t == 0.0:
+            tracker.resume({lab.code: [round(v) for v in lab.box] for lab in labels})
+        snap = tracker.feed(frame, t)
+        if snap is not None:
+            snaps.append(snap.floor)
+    if closer:
+        assert snaps == [frozenset({"KD", "2D"}), frozenset({"KD", "2D", "2H"})]
+    else:  # the held-back view given back without the 2D: judged gone
+        assert snaps[0] == frozenset({"KD"})
+
+
 class InsideReader(LabelReader):
     """Exact labels, but the floor view misses the card `code`'s body: its index, read inside
     the box of the card `holder` it lies over (`alts`, `conf` sure), is given that card's box,
