@@ -4,8 +4,9 @@ For each match: render it (controller.simulator), encode it to mp4 and decode it
 camera file would arrive), referee it with `Table` + `vision.recognizer.Recognizer`, and
 compare with the true record. Prints the share scored exactly, fouls flagged / false fouls,
 verdict latency (video time from the table settling to the verdict, queued as if frames
-arrived live at the video's rate), whether processing keeps up with the frame rate, and how
-often the arm a play's view saw most came from the edge of that play's seat (`arm_seat`).
+arrived live at the video's rate), whether processing keeps up with the frame rate, how
+often the arm a play's view saw most came from the edge of that play's seat (`arm_seat`), and
+how many closer looks (second reads of a crop) the tracker made (`closer_looks`).
 
     python3 benchmarks/table.py                      # 20 whole matches, 30 fps
     python3 benchmarks/table.py --matches 4 --rounds 1 --fps 15 --json
